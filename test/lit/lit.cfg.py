@@ -1,0 +1,19 @@
+# lit configuration of onyx's regression tests: IR text files checked with
+# FileCheck, as LLVM and MLIR do it.
+import os
+
+import lit.formats
+
+config.name = "onyx"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.onyx_obj_root, "test", "lit")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+# Our tools first, then FileCheck, not, count, split-file and mlir-opt.
+config.environment["PATH"] = os.pathsep.join(
+    [config.onyx_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Shared test data beside the checkout (models, ONNX node tests).
+config.substitutions.append(
+    ("%shared", os.path.join(os.path.dirname(config.onyx_src_root), "shared")))
