@@ -53,6 +53,17 @@ OpInfo *Context::lookupRegisteredOp(StringRef name) const {
   return it->second;
 }
 
+SmallVector<OpInfo *> Context::getRegisteredOperations() const {
+  SmallVector<OpInfo *> result;
+  for (const auto &entry : opInfos)
+    if (entry.second->isRegistered())
+      result.push_back(entry.second);
+  llvm::sort(result, [](OpInfo *a, OpInfo *b) {
+    return a->getName() < b->getName();
+  });
+  return result;
+}
+
 //===----------------------------------------------------------------------===//
 // Dialect
 //===----------------------------------------------------------------------===//

@@ -57,6 +57,8 @@ public:
   OpInfo *getOrCreateOpInfo(StringRef name);
   /// Only registered ops; nullptr otherwise.
   OpInfo *lookupRegisteredOp(StringRef name) const;
+  /// Every registered op, sorted by name.
+  SmallVector<OpInfo *> getRegisteredOperations() const;
 
   DiagnosticEngine &getDiagEngine() { return diagEngine; }
 

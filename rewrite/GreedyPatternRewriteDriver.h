@@ -1,0 +1,58 @@
+//===- GreedyPatternRewriteDriver.h - Patterns to a fixpoint ----*- C++ -*-===//
+//
+// Applies patterns, folding and dead-code elimination to every op of a
+// region tree until nothing changes (or a limit is reached). Ops are kept
+// on a worklist; a change re-queues the changed and created ops, the users
+// of replaced values and the producers of erased ops' operands.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "rewrite/PatternMatch.h"
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace onyx {
+
+struct GreedyRewriteConfig {
+  /// Visit ops top-down (pre-order) instead of bottom-up (post-order).
+  bool useTopDownTraversal = false;
+  bool enableFolding = true;
+  /// Erase ops without side effects whose results are unused.
+  bool enableDCE = true;
+  /// Erase unreachable blocks and unused block arguments of nested regions.
+  bool enableRegionSimplification = true;
+  /// Sweeps over the whole IR; -1 for no limit.
+  int64_t maxIterations = 10;
+  /// Rewrites (pattern applications and folds) per run; -1 for no limit.
+  int64_t maxNumRewrites = -1;
+  /// Report non-convergence as an error on the root op.
+  bool strictConvergence = false;
+  /// After every pattern, check that success changed the IR, failure did not
+  /// and the IR still verifies; a violation is reported naming the pattern.
+  bool expensiveChecks = false;
+  /// Logs each applied pattern, fold and erasure with the op's location.
+  llvm::raw_ostream *trace = nullptr;
+};
+
+struct GreedyRewriteResult {
+  bool converged = false;
+  unsigned iterations = 0;
+  uint64_t numRewrites = 0;
+  uint64_t numFolds = 0;
+  uint64_t numErasures = 0;
+  uint64_t numPatternAttempts = 0;
+  /// Attempts skipped because the pattern had failed on the unchanged op.
+  uint64_t numCachedFailures = 0;
+};
+
+/// Rewrites the regions of `op` (not `op` itself). Fails if an expensive
+/// check failed, or if strictConvergence is set and it did not converge.
+LogicalResult
+applyPatternsAndFoldGreedily(Operation *op, const FrozenPatternSet &patterns,
+                             const GreedyRewriteConfig &config = {},
+                             GreedyRewriteResult *result = nullptr);
+
+} // namespace onyx
