@@ -24,17 +24,17 @@ public:
   explicit operator bool() const { return bool(op); }
   OpT release() {
     OpT result = op;
-    op = nullptr;
+    op = OpT();
     return result;
   }
-  void reset(OpT newOp = nullptr) {
+  void reset(OpT newOp = OpT()) {
     if (op)
       op->erase();
     op = newOp;
   }
 
 private:
-  OpT op = nullptr;
+  OpT op = OpT();
 };
 
 } // namespace onyx
