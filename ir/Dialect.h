@@ -36,6 +36,14 @@ protected:
     (addOperation<OpTs>(), ...);
   }
 
+  /// Registers an op that has no C++ class (a table-driven dialect) and
+  /// returns its record, for the dialect to fill in the hooks.
+  OpInfo *addOperation(StringRef name, OpTrait traits) {
+    OpInfo *info = registerOp(name);
+    info->traits = uint32_t(traits);
+    return info;
+  }
+
 private:
   template <typename OpT> void addOperation() {
     OpInfo *info = registerOp(OpT::getOperationName());
