@@ -273,25 +273,22 @@ static void printDenseElements(DenseElementsAttr attr, llvm::raw_ostream &os,
        << "\">";
     return;
   }
-  // Nested brackets follow the shape: a new '[' wherever an index of a
-  // dimension returns to zero.
+  // Nested brackets follow the shape: a dimension's bracket opens where the
+  // flat index starts a block of that dimension and closes where one ends.
   ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
+  SmallVector<int64_t, 4> blockSizes(shape.size(), 1);
+  int64_t size = 1;
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
+    blockSizes[d] = size *= shape[d];
   for (int64_t i = 0; i < numElements; ++i) {
-    unsigned opens = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      if (i % strides[d] == 0)
-        ++opens;
-    if (i != 0) {
+    if (i != 0)
       os << ", ";
-    }
-    for (unsigned k = 0; k < opens; ++k)
-      os << '[';
+    for (int64_t block : blockSizes)
+      if (i % block == 0)
+        os << '[';
     printDenseElement(attr, i, os);
-    for (size_t d = 0; d < shape.size(); ++d)
-      if ((i + 1) % strides[d] == 0)
+    for (int64_t block : blockSizes)
+      if ((i + 1) % block == 0)
         os << ']';
   }
   os << '>';
