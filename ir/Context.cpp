@@ -70,7 +70,8 @@ SmallVector<OpInfo *> Context::getRegisteredOperations() const {
 
 Dialect::~Dialect() = default;
 
-Operation *Dialect::materializeConstant(Builder &, Attribute, Type, Location) {
+Operation *Dialect::materializeConstant(OpBuilder &, Attribute, Type,
+                                        Location) {
   return nullptr;
 }
 

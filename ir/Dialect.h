@@ -11,7 +11,7 @@
 
 namespace onyx {
 
-class Builder;
+class OpBuilder;
 
 class Dialect {
 public:
@@ -19,9 +19,10 @@ public:
   StringRef getNamespace() const { return ns; }
   Context *getContext() const { return context; }
 
-  /// Builds an op producing constant `value` of `type`, for the folder;
-  /// nullptr if this dialect cannot.
-  virtual Operation *materializeConstant(Builder &builder, Attribute value,
+  /// Creates, through `builder` (placed where the folder wants the constant),
+  /// an op producing constant `value` of `type`; nullptr if this dialect
+  /// cannot.
+  virtual Operation *materializeConstant(OpBuilder &builder, Attribute value,
                                          Type type, Location loc);
   /// Parses the body of `!ns.body` into a type of this dialect; reports an
   /// error at `loc` and returns null on failure.

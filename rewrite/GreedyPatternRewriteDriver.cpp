@@ -1,0 +1,694 @@
+//===- GreedyPatternRewriteDriver.cpp - Patterns to a fixpoint ------------===//
+//
+// One iteration seeds a worklist with every op under the root and drains
+// it; iterations repeat until one changes nothing. Seeding in post-order
+// and popping from the back visits the last op of a block first (users
+// before producers, so a dead chain dies in one sweep); top-down seeds in
+// reverse pre-order so that ops are popped in program order.
+//
+// Everything the driver remembers about an op lives in one hash-map record
+// (worklist slot, version, cached failures), so each IR change costs a few
+// lookups and a run stays linear in the size of the IR. An op's version
+// moves whenever it, its operands, the producers of its operands or the
+// users of its results change; a pattern that failed on an op is not tried
+// again until the version moves. Records are dropped when the rewriter
+// announces an erasure, before the memory can be reused by a new op.
+//
+// Constants produced by folding are materialized once per (dialect, value,
+// type) in each isolated region, at the start of its entry block, in
+// creation order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rewrite/GreedyPatternRewriteDriver.h"
+
+#include "ir/Dialect.h"
+#include "ir/Verifier.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <tuple>
+#include <typeinfo>
+
+using namespace onyx;
+
+namespace {
+
+/// The op defining `value`; null for block arguments and for the operands
+/// that erasing a piece of IR has already dropped.
+Operation *getProducer(Value value) {
+  return value ? value.getDefiningOp() : nullptr;
+}
+
+/// The constant-valued attribute of a ConstantLike op, or null if `op` is
+/// not a constant the folder can use.
+Attribute getConstantValue(Operation *op) {
+  if (!op->hasTrait(OpTrait::ConstantLike) || op->getNumResults() != 1)
+    return {};
+  return op->getAttr("value");
+}
+
+/// The name a pattern is reported by: its debug name, else its C++ class.
+std::string getPatternName(const RewritePattern &pattern) {
+  if (!pattern.getDebugName().empty())
+    return pattern.getDebugName().str();
+  return llvm::demangle(typeid(pattern).name());
+}
+
+//===----------------------------------------------------------------------===//
+// Constants of folding: one per value and scope, hoisted
+//===----------------------------------------------------------------------===//
+
+class ConstantTable {
+public:
+  explicit ConstantTable(Operation *root) : root(root) {}
+
+  /// The region whose entry block holds the constants used in `block`: the
+  /// closest one that is isolated from above or belongs to the root.
+  Region *getScope(Block *block) const {
+    Region *region = block->getParent();
+    for (;;) {
+      Operation *parent = region->getParentOp();
+      if (parent == root || parent->hasTrait(OpTrait::IsolatedFromAbove))
+        return region;
+      region = parent->getParentRegion();
+    }
+  }
+
+  bool isOwned(Operation *op) const { return keys.count(op); }
+
+  /// Makes existing constant `op` the constant of its value in its scope
+  /// and moves it to the scope's constants; sets `moved` if it had to move.
+  /// If the scope already has that constant, returns it instead and leaves
+  /// `op` alone (the caller replaces it).
+  Operation *adopt(Operation *op, bool &moved) {
+    Region *scope = getScope(op->getBlock());
+    Key key(scope, op->getDialect(), getConstantValue(op),
+            op->getResult(0).getType());
+    auto [it, inserted] = constants.try_emplace(key, op);
+    if (!inserted)
+      return it->second;
+    keys[op] = key;
+    Block *entry = &scope->front();
+    Block::iterator pos = getInsertionPoint(scope);
+    moved = pos == entry->end() || &*pos != op;
+    if (moved)
+      op->moveBefore(entry, pos);
+    lastInScope[scope] = op;
+    return nullptr;
+  }
+
+  /// The constant of `value` in `scope`, created through `dialect` if there
+  /// is none yet (`created` tells); null if the dialect cannot.
+  Operation *getOrCreate(PatternRewriter &rewriter, Region *scope,
+                         Dialect *dialect, Attribute value, Type type,
+                         Location loc, bool &created) {
+    Key key(scope, dialect, value, type);
+    created = false;
+    if (Operation *existing = constants.lookup(key))
+      return existing;
+    if (!dialect)
+      return nullptr;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(&scope->front(), getInsertionPoint(scope));
+    Operation *op = dialect->materializeConstant(rewriter, value, type, loc);
+    if (!op)
+      return nullptr;
+    created = true;
+    constants[key] = op;
+    keys[op] = key;
+    lastInScope[std::get<0>(key)] = op;
+    return op;
+  }
+
+  /// Forgets `op`, which is about to be erased.
+  void notifyErased(Operation *op) {
+    auto it = keys.find(op);
+    if (it == keys.end())
+      return;
+    Region *scope = std::get<0>(it->second);
+    constants.erase(it->second);
+    keys.erase(it);
+    auto last = lastInScope.find(scope);
+    if (last != lastInScope.end() && last->second == op) {
+      // Constants before it in the block are still in creation order.
+      Operation *prev = op->getPrevNode();
+      last->second = prev && isOwned(prev) ? prev : nullptr;
+    }
+  }
+
+  /// `op` was moved by a pattern. If it was the last of its scope's
+  /// constants, new constants go to the start of the entry block instead
+  /// of after it, wherever it went, so that they still dominate every use.
+  void notifyMoved(Operation *op) {
+    auto it = keys.find(op);
+    if (it == keys.end())
+      return;
+    auto last = lastInScope.find(std::get<0>(it->second));
+    if (last != lastInScope.end() && last->second == op)
+      last->second = nullptr;
+  }
+
+private:
+  using Key = std::tuple<Region *, Dialect *, Attribute, Type>;
+
+  Block::iterator getInsertionPoint(Region *scope) {
+    Operation *last = lastInScope.lookup(scope);
+    return last ? std::next(Block::iterator(last)) : scope->front().begin();
+  }
+
+  Operation *root;
+  llvm::DenseMap<Key, Operation *> constants;
+  llvm::DenseMap<Operation *, Key> keys;
+  /// The last constant placed in each scope; the next one goes after it.
+  llvm::DenseMap<Region *, Operation *> lastInScope;
+};
+
+//===----------------------------------------------------------------------===//
+// The driver
+//===----------------------------------------------------------------------===//
+
+constexpr uint32_t kNotQueued = ~0u;
+constexpr uint32_t kNoVersion = ~0u;
+
+/// What the driver knows about one op.
+struct OpRecord {
+  /// Index in the worklist, or kNotQueued.
+  uint32_t worklistPos = kNotQueued;
+  uint32_t version = 0;
+  /// The version at which the failures below were seen.
+  uint32_t cachedVersion = kNoVersion;
+  /// How many of the op's patterns, in order, failed at cachedVersion.
+  uint32_t numFailedPatterns = 0;
+  bool foldFailed = false;
+};
+
+class GreedyDriver final : public PatternRewriter::Listener {
+public:
+  GreedyDriver(Operation *root, const FrozenPatternSet &patterns,
+               const GreedyRewriteConfig &config, GreedyRewriteResult &result)
+      : root(root), patterns(patterns), config(config), result(result),
+        rewriter(root->getContext(), this), constants(root) {}
+
+  LogicalResult run();
+
+  void notifyOperationInserted(Operation *op) override;
+  void notifyOperationModified(Operation *op) override;
+  void notifyOperationReplaced(Operation *op, ValueRange) override;
+  void notifyOperationErased(Operation *op) override;
+
+private:
+  void seed();
+  void push(Operation *op);
+  void pushReversePreOrder(Region &region);
+  void clearWorklist();
+  /// Queues `op` and its ancestors below the root (whose patterns may
+  /// depend on their bodies) and moves their versions; ops outside the
+  /// root are ignored.
+  void enqueue(Operation *op);
+  /// Moves the version of `op` without queueing it.
+  void invalidate(Operation *op);
+  OpRecord &getRecord(Operation *op) { return records[op]; }
+  void resetCacheIfStale(OpRecord &record);
+
+  void processWorklist();
+  void processOp(Operation *op);
+  bool isTriviallyDead(Operation *op);
+  /// Registers a constant the folder has not seen; returns true if it was
+  /// replaced by an equal one.
+  bool adoptConstant(Operation *op);
+  bool tryFold(Operation *op);
+  void applyPatterns(Operation *op);
+  bool simplifyRegions();
+
+  bool rewriteLimitReached() const {
+    return config.maxNumRewrites >= 0 &&
+           int64_t(result.numRewrites + result.numFolds) >=
+               config.maxNumRewrites;
+  }
+  /// Checks a pattern's claim against the IR; false after reporting a lie
+  /// or invalid IR.
+  bool checkPattern(const RewritePattern &pattern, LogicalResult outcome,
+                    llvm::hash_code before, Location loc);
+  llvm::hash_code fingerprint();
+  void trace(StringRef what, OperationName name, Location loc);
+
+  Operation *root;
+  const FrozenPatternSet &patterns;
+  const GreedyRewriteConfig &config;
+  GreedyRewriteResult &result;
+  PatternRewriter rewriter;
+  ConstantTable constants;
+
+  std::vector<Operation *> worklist;
+  llvm::DenseMap<Operation *, OpRecord> records;
+  /// While seeding, every op gets queued by the walk itself; notifications
+  /// then only move versions so that the walk decides the order.
+  bool seeding = false;
+  /// Whether the current iteration changed the IR.
+  bool changed = false;
+  bool limitReached = false;
+  bool checkFailed = false;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Worklist and records
+//===----------------------------------------------------------------------===//
+
+void GreedyDriver::push(Operation *op) {
+  OpRecord &record = getRecord(op);
+  if (record.worklistPos != kNotQueued)
+    return;
+  record.worklistPos = worklist.size();
+  worklist.push_back(op);
+}
+
+void GreedyDriver::pushReversePreOrder(Region &region) {
+  for (Block &block : llvm::reverse(region))
+    for (Operation &op : llvm::reverse(block)) {
+      for (Region &nested : llvm::reverse(op.getRegions()))
+        pushReversePreOrder(nested);
+      push(&op);
+    }
+}
+
+void GreedyDriver::clearWorklist() {
+  for (Operation *op : worklist)
+    if (op)
+      getRecord(op).worklistPos = kNotQueued;
+  worklist.clear();
+}
+
+void GreedyDriver::enqueue(Operation *op) {
+  SmallVector<Operation *, 8> chain;
+  for (Operation *cur = op; cur != root; cur = cur->getParentOp()) {
+    if (!cur)
+      return;
+    chain.push_back(cur);
+  }
+  for (Operation *cur : chain) {
+    ++getRecord(cur).version;
+    if (!seeding)
+      push(cur);
+  }
+}
+
+void GreedyDriver::invalidate(Operation *op) {
+  auto it = records.find(op);
+  if (it != records.end())
+    ++it->second.version;
+}
+
+void GreedyDriver::resetCacheIfStale(OpRecord &record) {
+  if (record.cachedVersion == record.version)
+    return;
+  record.cachedVersion = record.version;
+  record.numFailedPatterns = 0;
+  record.foldFailed = false;
+}
+
+void GreedyDriver::seed() {
+  clearWorklist();
+  // Constants first, in program order, so that hoisting keeps their order
+  // and every fold of this iteration finds them.
+  if (config.enableFolding) {
+    seeding = true;
+    for (Region &region : root->getRegions())
+      region.walk([&](Operation *op) {
+        if (getConstantValue(op) && !constants.isOwned(op))
+          adoptConstant(op);
+      });
+    seeding = false;
+  }
+  if (config.useTopDownTraversal) {
+    for (Region &region : llvm::reverse(root->getRegions()))
+      pushReversePreOrder(region);
+  } else {
+    for (Region &region : root->getRegions())
+      region.walk([&](Operation *op) { push(op); });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Listening to the rewriter
+//===----------------------------------------------------------------------===//
+
+void GreedyDriver::notifyOperationInserted(Operation *op) {
+  changed = true;
+  constants.notifyMoved(op);
+  enqueue(op);
+  for (Value operand : op->getOperands())
+    if (Operation *producer = getProducer(operand))
+      invalidate(producer);
+}
+
+void GreedyDriver::notifyOperationModified(Operation *op) {
+  changed = true;
+  enqueue(op);
+  for (Value operand : op->getOperands())
+    if (Operation *producer = getProducer(operand))
+      invalidate(producer);
+  for (OpResult value : op->getResults())
+    for (Operation *user : value.getUsers())
+      invalidate(user);
+}
+
+void GreedyDriver::notifyOperationReplaced(Operation *op, ValueRange) {
+  changed = true;
+  for (OpResult value : op->getResults())
+    for (Operation *user : value.getUsers())
+      enqueue(user);
+}
+
+void GreedyDriver::notifyOperationErased(Operation *op) {
+  changed = true;
+  constants.notifyErased(op);
+  // Producers may have lost their last use.
+  for (Value operand : op->getOperands())
+    if (Operation *producer = getProducer(operand))
+      enqueue(producer);
+  auto it = records.find(op);
+  if (it == records.end())
+    return;
+  if (it->second.worklistPos != kNotQueued)
+    worklist[it->second.worklistPos] = nullptr;
+  records.erase(it);
+}
+
+//===----------------------------------------------------------------------===//
+// Processing one op
+//===----------------------------------------------------------------------===//
+
+void GreedyDriver::processWorklist() {
+  while (!worklist.empty()) {
+    Operation *op = worklist.back();
+    worklist.pop_back();
+    if (!op)
+      continue;
+    getRecord(op).worklistPos = kNotQueued;
+    processOp(op);
+    if (limitReached || checkFailed)
+      return;
+  }
+}
+
+bool GreedyDriver::isTriviallyDead(Operation *op) {
+  if (!op->use_empty() || !op->hasTrait(OpTrait::Pure) ||
+      op->hasTrait(OpTrait::Terminator))
+    return false;
+  if (op->getNumRegions() == 0)
+    return true;
+  // Erasing the op erases its regions: all of them must be free of effects.
+  return !op->walk([](Operation *nested) {
+              return nested->hasTrait(OpTrait::Pure) ? WalkResult::advance()
+                                                     : WalkResult::interrupt();
+            }).wasInterrupted();
+}
+
+void GreedyDriver::processOp(Operation *op) {
+  if (config.enableDCE && isTriviallyDead(op)) {
+    trace("erase", op->getName(), op->getLoc());
+    rewriter.eraseOp(op);
+    ++result.numErasures;
+    return;
+  }
+  if (getConstantValue(op)) {
+    // A constant folds to itself; the folder only merges and hoists it.
+    if (config.enableFolding && !constants.isOwned(op) && adoptConstant(op))
+      return;
+  } else if (config.enableFolding && op->getInfo()->fold) {
+    if (rewriteLimitReached()) {
+      limitReached = true;
+      return;
+    }
+    if (tryFold(op))
+      return;
+  }
+  applyPatterns(op);
+}
+
+bool GreedyDriver::adoptConstant(Operation *op) {
+  bool moved = false;
+  Operation *existing = constants.adopt(op, moved);
+  if (moved)
+    changed = true;
+  if (!existing)
+    return false;
+  trace("merge", op->getName(), op->getLoc());
+  rewriter.replaceOp(op, existing->getResults());
+  ++result.numFolds;
+  return true;
+}
+
+bool GreedyDriver::tryFold(Operation *op) {
+  {
+    OpRecord &record = getRecord(op);
+    if (record.cachedVersion == record.version && record.foldFailed)
+      return false;
+  }
+  SmallVector<Attribute, 4> constantOperands;
+  for (Value operand : op->getOperands()) {
+    Operation *producer = operand.getDefiningOp();
+    constantOperands.push_back(producer ? getConstantValue(producer)
+                                        : Attribute());
+  }
+  SmallVector<OpFoldResult, 2> folded;
+  auto markFailed = [&] {
+    OpRecord &record = getRecord(op);
+    resetCacheIfStale(record);
+    record.foldFailed = true;
+    return false;
+  };
+  if (failed(op->getInfo()->fold(op, constantOperands, folded)))
+    return markFailed();
+
+  Location loc = op->getLoc();
+  OperationName name = op->getName();
+  bool inPlace = llvm::all_of(llvm::enumerate(folded), [&](auto entry) {
+    return entry.value().value == op->getResult(entry.index());
+  });
+  if (inPlace) {
+    // The hook changed the op itself (or handed back its own results).
+    trace("fold", name, loc);
+    ++result.numFolds;
+    notifyOperationModified(op);
+    return true;
+  }
+  if (folded.size() != op->getNumResults())
+    llvm::report_fatal_error(llvm::Twine("fold hook of '") +
+                             name.getStringRef() + "' returned " +
+                             llvm::Twine(folded.size()) + " results for " +
+                             llvm::Twine(op->getNumResults()));
+
+  SmallVector<Value, 2> replacements;
+  SmallVector<Operation *, 2> created;
+  Region *scope = nullptr;
+  for (unsigned i = 0, e = folded.size(); i != e; ++i) {
+    if (folded[i].value) {
+      replacements.push_back(folded[i].value);
+      continue;
+    }
+    if (!scope)
+      scope = constants.getScope(op->getBlock());
+    bool isNew = false;
+    Operation *constant =
+        constants.getOrCreate(rewriter, scope, op->getDialect(), folded[i].attr,
+                              op->getResult(i).getType(), loc, isNew);
+    if (!constant) {
+      // The dialect cannot materialize this value: undo the constants made
+      // for the other results, which nothing uses yet.
+      for (Operation *unused : llvm::reverse(created))
+        rewriter.eraseOp(unused);
+      return markFailed();
+    }
+    if (isNew)
+      created.push_back(constant);
+    replacements.push_back(constant->getResult(0));
+  }
+  trace("fold", name, loc);
+  ++result.numFolds;
+  rewriter.replaceOp(op, replacements);
+  return true;
+}
+
+void GreedyDriver::applyPatterns(Operation *op) {
+  ArrayRef<const RewritePattern *> candidates =
+      patterns.getPatterns(op->getName());
+  size_t first = 0;
+  {
+    OpRecord &record = getRecord(op);
+    if (record.cachedVersion == record.version) {
+      first = record.numFailedPatterns;
+      result.numCachedFailures += first;
+    }
+  }
+  for (size_t i = first, e = candidates.size(); i != e; ++i) {
+    if (rewriteLimitReached()) {
+      limitReached = true;
+      return;
+    }
+    const RewritePattern &pattern = *candidates[i];
+    ++result.numPatternAttempts;
+    Location loc = op->getLoc();
+    OperationName name = op->getName();
+    llvm::hash_code before =
+        config.expensiveChecks ? fingerprint() : llvm::hash_code(0);
+    rewriter.setInsertionPoint(op);
+    LogicalResult outcome = pattern.matchAndRewrite(op, rewriter);
+    rewriter.clearInsertionPoint();
+    if (config.expensiveChecks &&
+        !checkPattern(pattern, outcome, before, loc)) {
+      checkFailed = true;
+      return;
+    }
+    if (succeeded(outcome)) {
+      // The op may be gone; only what was saved before is used.
+      ++result.numRewrites;
+      changed = true;
+      if (config.trace)
+        trace("apply pattern '" + getPatternName(pattern) + "' to", name, loc);
+      return;
+    }
+    OpRecord &record = getRecord(op);
+    resetCacheIfStale(record);
+    if (record.numFailedPatterns == i)
+      record.numFailedPatterns = i + 1;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+/// No op has successors, so control never reaches a block after the entry
+/// block of its region: those blocks are unreachable and are erased. Values
+/// never cross blocks, so nothing else refers to them.
+bool GreedyDriver::simplifyRegions() {
+  bool erased = false;
+  SmallVector<Region *, 8> regions;
+  for (Region &region : root->getRegions())
+    regions.push_back(&region);
+  while (!regions.empty()) {
+    Region *region = regions.pop_back_val();
+    if (region->empty())
+      continue;
+    while (&region->back() != &region->front()) {
+      if (config.trace) {
+        Operation *owner = region->getParentOp();
+        trace("erase unreachable block in", owner->getName(), owner->getLoc());
+      }
+      rewriter.eraseBlock(&region->back());
+      erased = true;
+    }
+    for (Operation &op : region->front())
+      for (Region &nested : op.getRegions())
+        regions.push_back(&nested);
+  }
+  return erased;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks and tracing
+//===----------------------------------------------------------------------===//
+
+llvm::hash_code GreedyDriver::fingerprint() {
+  llvm::hash_code hash = 0;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    hash = llvm::hash_combine(
+        hash, op, op->getName().getInfo(), op->getAttrDictionary().getImpl(),
+        op->getLoc().getImpl(), op->getBlock(), op->getNumOperands());
+    for (Value operand : op->getOperands())
+      hash = llvm::hash_combine(hash, operand.getImpl());
+    for (OpResult value : op->getResults())
+      hash = llvm::hash_combine(hash, value.getType().getImpl());
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        hash = llvm::hash_combine(hash, &block, block.getNumArguments());
+        for (BlockArgument arg : block.getArguments())
+          hash =
+              llvm::hash_combine(hash, arg.getImpl(), arg.getType().getImpl());
+      }
+  });
+  return hash;
+}
+
+bool GreedyDriver::checkPattern(const RewritePattern &pattern,
+                                LogicalResult outcome, llvm::hash_code before,
+                                Location loc) {
+  bool changedIR = fingerprint() != before;
+  if (succeeded(outcome) && !changedIR) {
+    emitError(loc) << "pattern '" << getPatternName(pattern)
+                   << "' returned success but did not change the IR";
+    return false;
+  }
+  if (failed(outcome) && changedIR) {
+    emitError(loc) << "pattern '" << getPatternName(pattern)
+                   << "' returned failure but changed the IR";
+    return false;
+  }
+  if (changedIR && failed(verify(root))) {
+    emitError(loc) << "pattern '" << getPatternName(pattern)
+                   << "' produced IR that does not verify";
+    return false;
+  }
+  return true;
+}
+
+void GreedyDriver::trace(StringRef what, OperationName name, Location loc) {
+  if (config.trace)
+    *config.trace << "[greedy] " << what << " '" << name << "' at " << loc
+                  << '\n';
+}
+
+//===----------------------------------------------------------------------===//
+// Iterations
+//===----------------------------------------------------------------------===//
+
+LogicalResult GreedyDriver::run() {
+  bool converged = false;
+  for (int64_t i = 0; config.maxIterations < 0 || i < config.maxIterations;
+       ++i) {
+    result.iterations = i + 1;
+    if (config.trace)
+      *config.trace << "[greedy] iteration " << result.iterations << '\n';
+    changed = false;
+    seed();
+    processWorklist();
+    if (checkFailed)
+      return failure();
+    if (limitReached)
+      break;
+    if (config.enableRegionSimplification && simplifyRegions())
+      changed = true;
+    if (!changed) {
+      converged = true;
+      break;
+    }
+  }
+  clearWorklist();
+  result.converged = converged;
+  if (converged || !config.strictConvergence)
+    return success();
+  InFlightDiagnostic diag = root->emitError();
+  diag << "greedy pattern rewrite did not converge after " << result.iterations
+       << " iterations";
+  if (limitReached)
+    diag << " (reached the limit of " << config.maxNumRewrites << " rewrites)";
+  return failure();
+}
+
+LogicalResult onyx::applyPatternsAndFoldGreedily(
+    Operation *op, const FrozenPatternSet &patterns,
+    const GreedyRewriteConfig &config, GreedyRewriteResult *result) {
+  GreedyRewriteResult local;
+  GreedyRewriteResult &out = result ? *result : local;
+  out = GreedyRewriteResult();
+  return GreedyDriver(op, patterns, config, out).run();
+}
