@@ -272,7 +272,7 @@ Token Lexer::lexAtIdentifier(const char *start) {
     return formToken(Token::AtIdentifier, start);
   }
   if (!llvm::isAlpha(c) && c != '_')
-    return formError(start,
+    return formError(curPtr,
                      "@ identifier expected to start with letter or '_'");
   while (curPtr != bufferEnd && isIdentifierChar(*curPtr))
     ++curPtr;

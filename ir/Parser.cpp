@@ -54,6 +54,9 @@ constexpr unsigned kMaxNestingDepth = 256;
 constexpr unsigned kMaxResultNumber = 1u << 20;
 /// MLIR's limit on integer type widths.
 constexpr unsigned kMaxIntegerWidth = 16777215;
+/// Integer literals with more digits are rejected: converting them takes
+/// time quadratic in their length.
+constexpr size_t kMaxIntegerLiteralDigits = 20000;
 
 using UnresolvedOperand = OpAsmParser::UnresolvedOperand;
 using Delimiter = OpAsmParser::Delimiter;
@@ -123,7 +126,7 @@ private:
   ParseResult expect(Token::Kind kind, const llvm::Twine &message) {
     if (consumeIf(kind))
       return success();
-    return emitError(message);
+    return emitError(wrongTokenLoc(), message);
   }
   bool consumeKeywordIf(StringRef keyword) {
     if (!tok.isKeyword(keyword))
@@ -148,6 +151,11 @@ private:
   std::nullptr_t nullError(const llvm::Twine &message) {
     return nullError(tok.getPtr(), message);
   }
+  /// Where to report that the current token is not what was expected: as
+  /// mlir-opt does, right after the previous token (skipping blanks, line
+  /// ends and comments), which points into the line where something is
+  /// missing.
+  const char *wrongTokenLoc() const;
   /// Returns failure if `depth` is over the limit (after reporting it).
   ParseResult checkNesting();
 
@@ -332,6 +340,29 @@ InFlightDiagnostic Parser::emitError(const char *ptr,
   return onyx::emitError(getLocation(ptr), message);
 }
 
+const char *Parser::wrongTokenLoc() const {
+  const char *ptr = tok.getPtr();
+  if (tok.is(Token::Eof) && ptr > bufferBegin)
+    --ptr;
+  StringRef before(bufferBegin, ptr - bufferBegin);
+  while (true) {
+    before = before.rtrim(" \t");
+    if (before.empty())
+      return ptr;
+    if (before.back() != '\n' && before.back() != '\r')
+      return before.end();
+    before = before.drop_back();
+    // Step back over a comment at the end of the previous line.
+    StringRef prevLine = before;
+    size_t lineStart = prevLine.find_last_of("\n\r");
+    if (lineStart != StringRef::npos)
+      prevLine = prevLine.drop_front(lineStart);
+    size_t comment = prevLine.find("//");
+    if (comment != StringRef::npos)
+      before = before.drop_back(prevLine.size() - comment);
+  }
+}
+
 ParseResult Parser::checkNesting() {
   if (depth <= kMaxNestingDepth)
     return success();
@@ -424,7 +455,7 @@ Type Parser::parseNonFunctionType() {
   case Token::BareIdentifier:
     return parseBuiltinType();
   default:
-    return nullError("expected non-function type");
+    return nullError(wrongTokenLoc(), "expected non-function type");
   }
 }
 
@@ -458,7 +489,7 @@ Type Parser::parseBuiltinType() {
     result = IntegerType::get(ctx, width, signedness);
   }
   if (!result) {
-    return nullError("expected non-function type");
+    return nullError(wrongTokenLoc(), "expected non-function type");
   }
   consume();
   return result;
@@ -667,7 +698,8 @@ Type Parser::parseExtendedType() {
     StringRef name = tok.getSpelling().drop_front();
     auto it = typeAliases.find(name);
     if (it == typeAliases.end()) {
-      return nullError("undefined symbol alias id '" + name + "'");
+      return nullError(tok.getEndPtr(),
+                       "undefined symbol alias id '" + name + "'");
     }
     consume();
     return it->second;
@@ -753,7 +785,7 @@ Attribute Parser::parseAttribute(Type type) {
   default:
     break;
   }
-  return nullError("expected attribute value");
+  return nullError(wrongTokenLoc(), "expected attribute value");
 }
 
 Attribute Parser::parseArrayAttr() {
@@ -838,7 +870,8 @@ Attribute Parser::parseExtendedAttr() {
     StringRef name = tok.getSpelling().drop_front();
     auto it = attrAliases.find(name);
     if (it == attrAliases.end()) {
-      return nullError("undefined symbol alias id '" + name + "'");
+      return nullError(tok.getEndPtr(),
+                       "undefined symbol alias id '" + name + "'");
     }
     consume();
     return it->second;
@@ -856,6 +889,18 @@ Attribute Parser::parseExtendedAttr() {
   return OpaqueAttr::get(ctx, ns, body);
 }
 
+/// Whether integer literal `spelling` (decimal or 0x hex) certainly does not
+/// fit in `width` bits, judging by its number of significant digits.
+static bool hasTooManyDigits(StringRef spelling, unsigned width) {
+  bool isHex = spelling.size() > 1 && spelling[1] == 'x';
+  StringRef digits = (isHex ? spelling.drop_front(2) : spelling).ltrim('0');
+  // 2^width - 1 has floor(width * log10(2)) + 1 decimal digits.
+  uint64_t maxDigits =
+      isHex ? (uint64_t(width) + 3) / 4 : uint64_t(width) * 30103 / 100000 + 1;
+  return digits.size() >
+         std::min<uint64_t>(maxDigits, kMaxIntegerLiteralDigits);
+}
+
 /// The value of integer literal `spelling` (decimal or 0x hex), negated if
 /// `negative`, in `width` bits; nullopt if it does not fit. Signless
 /// integers accept both signed and unsigned values, as in MLIR.
@@ -865,7 +910,8 @@ static std::optional<llvm::APInt> buildIntegerValue(StringRef spelling,
                                                     bool isSigned) {
   llvm::APInt value;
   bool isHex = spelling.size() > 1 && spelling[1] == 'x';
-  if (spelling.getAsInteger(isHex ? 0 : 10, value))
+  if (hasTooManyDigits(spelling, width) ||
+      spelling.getAsInteger(isHex ? 0 : 10, value))
     return std::nullopt;
   if (width > value.getBitWidth()) {
     value = value.zext(width);
@@ -919,7 +965,8 @@ static llvm::APFloat parseFloatLiteral(const llvm::fltSemantics &semantics,
 static std::optional<llvm::APInt> parseHexFloatBits(StringRef spelling,
                                                     unsigned width) {
   llvm::APInt bits;
-  if (spelling.getAsInteger(0, bits) || bits.getActiveBits() > width)
+  if (hasTooManyDigits(spelling, width) || spelling.getAsInteger(0, bits) ||
+      bits.getActiveBits() > width)
     return std::nullopt;
   return bits.zextOrTrunc(width);
 }
@@ -928,7 +975,8 @@ Attribute Parser::parseNumberAttr(Type type) {
   bool negative = consumeIf(Token::Minus);
   const char *numLoc = tok.getPtr();
   if (tok.isNot(Token::Integer) && tok.isNot(Token::Float)) {
-    return nullError("expected constant integer or floating point value");
+    return nullError(wrongTokenLoc(),
+                     "expected constant integer or floating point value");
   }
   Token number = tok;
   consume();
@@ -1002,7 +1050,8 @@ ParseResult Parser::parseDenseElement() {
     consume();
     return success();
   }
-  return emitError("expected element literal of primitive type");
+  return emitError(negative ? "expected integer or floating point literal"
+                            : "expected element literal of primitive type");
 }
 
 ParseResult Parser::parseDenseList(SmallVectorImpl<int64_t> &dims) {
@@ -1028,7 +1077,7 @@ ParseResult Parser::parseDenseList(SmallVectorImpl<int64_t> &dims) {
         return emitError("tensor literal is invalid; ranks are not "
                          "consistent between elements");
     } while (consumeIf(Token::Comma));
-    if (failed(expect(Token::RSquare, "expected ',' or ']'")))
+    if (failed(expect(Token::RSquare, "expected ']'")))
       return failure();
   }
   dims.push_back(size);
@@ -1296,7 +1345,7 @@ ParseResult Parser::parseLocationInstance(Location &loc) {
         failed(parseLocationInstance(callee)))
       return failure();
     if (!consumeKeywordIf("at"))
-      return emitError("expected 'at' in callsite location");
+      return emitError(wrongTokenLoc(), "expected 'at' in callsite location");
     if (failed(parseLocationInstance(caller)) ||
         failed(expect(Token::RParen, "expected ')' in callsite location")))
       return failure();
@@ -1314,22 +1363,23 @@ ParseResult Parser::parseLocationInstance(Location &loc) {
         return failure();
     }
     SmallVector<Location, 4> locations;
-    if (failed(parseCommaSeparatedList(
-            Delimiter::Square,
-            [&]() -> ParseResult {
-              Location element;
-              if (failed(parseLocationInstance(element)))
-                return failure();
-              locations.push_back(element);
-              return success();
-            },
-            [] { return true; })))
+    if (failed(expect(Token::LSquare, "expected '[' in fused location")))
       return failure();
+    if (!consumeIf(Token::RSquare)) {
+      do {
+        Location element;
+        if (failed(parseLocationInstance(element)))
+          return failure();
+        locations.push_back(element);
+      } while (consumeIf(Token::Comma));
+      if (failed(expect(Token::RSquare, "expected ']' in fused location")))
+        return failure();
+    }
     loc = FusedLoc::get(ctx, locations, metadata);
     return success();
   }
 
-  return emitError("expected location instance");
+  return emitError(wrongTokenLoc(), "expected location instance");
 }
 
 ParseResult Parser::parseTrailingLocation(Operation *op) {
@@ -1406,7 +1456,7 @@ ParseResult Parser::popSSAScope() {
 
 ParseResult Parser::parseSSAUse(UnresolvedOperand &result) {
   if (tok.isNot(Token::PercentIdentifier))
-    return emitError("expected SSA operand");
+    return emitError(wrongTokenLoc(), "expected SSA operand");
   result.location = tok.getLoc();
   result.name = tok.getSpelling();
   result.number = 0;
@@ -1581,7 +1631,7 @@ ParseResult Parser::parseOperation(Block *block) {
   else if (tok.is(Token::BareIdentifier))
     op = parseCustomOperation(block);
   else
-    return emitError("expected operation name in quotes");
+    return emitError(wrongTokenLoc(), "expected operation name in quotes");
   if (!op)
     return failure();
 
@@ -1649,16 +1699,16 @@ Operation *Parser::parseGenericOperation(Block *block) {
   SmallVector<UnresolvedOperand, 4> operands;
   if (failed(expect(Token::LParen, "expected '(' to start operand list")))
     return nullptr;
-  if (!consumeIf(Token::RParen)) {
+  if (tok.is(Token::PercentIdentifier)) {
     do {
       UnresolvedOperand operand;
       if (failed(parseSSAUse(operand)))
         return nullptr;
       operands.push_back(operand);
     } while (consumeIf(Token::Comma));
-    if (failed(expect(Token::RParen, "expected ')' to end operand list")))
-      return nullptr;
   }
+  if (failed(expect(Token::RParen, "expected ')' to end operand list")))
+    return nullptr;
   if (tok.is(Token::LSquare)) {
     return nullError("block successors are not supported");
   }
@@ -1756,9 +1806,11 @@ public:
   Location getEncodedSourceLoc(llvm::SMLoc loc) override {
     return parser.getLocation(loc.getPointer());
   }
+  /// Errors of the hook are prefixed with the op's name, as in MLIR.
   InFlightDiagnostic emitError(llvm::SMLoc loc,
                                const llvm::Twine &message) override {
-    return parser.emitError(loc.getPointer(), message);
+    return parser.emitError(loc.getPointer(),
+                            "custom op '" + info->getName() + "' " + message);
   }
 
   ParseResult parseArrow() override {
@@ -1807,7 +1859,7 @@ public:
   ParseResult parseKeyword(StringRef keyword) override {
     if (parser.consumeKeywordIf(keyword))
       return success();
-    return parser.emitError("expected '" + keyword + "'");
+    return emitError(getCurrentLocation(), "expected '" + keyword + "'");
   }
   ParseResult parseOptionalKeyword(StringRef keyword) override {
     return success(parser.consumeKeywordIf(keyword));
@@ -1822,7 +1874,8 @@ public:
   ParseResult parseSymbolName(StringAttr &name) override {
     if (succeeded(parseOptionalSymbolName(name)))
       return success();
-    return parser.emitError("expected valid '@'-identifier for symbol name");
+    return emitError(getCurrentLocation(),
+                     "expected valid '@'-identifier for symbol name");
   }
   ParseResult parseOptionalSymbolName(StringAttr &name) override {
     if (parser.tok.isNot(Token::AtIdentifier))
@@ -1945,14 +1998,17 @@ public:
     return parser.parseCommaSeparatedList(
         delimiter,
         [&]() -> ParseResult {
+          // `%name: type` or, in declarations, just `type` (left unnamed).
           Argument arg;
-          if (parser.tok.isNot(Token::PercentIdentifier))
-            return parser.emitError("expected SSA identifier");
           arg.ssaName.location = parser.tok.getLoc();
-          arg.ssaName.name = parser.tok.getSpelling();
-          parser.consume();
-          if (failed(parseColonType(arg.type)))
+          if (parser.tok.is(Token::PercentIdentifier)) {
+            arg.ssaName.name = parser.tok.getSpelling();
+            parser.consume();
+            if (failed(parseColonType(arg.type)))
+              return failure();
+          } else if (failed(parseType(arg.type))) {
             return failure();
+          }
           SmallVector<NamedAttribute, 2> attrs;
           if (allowAttrs && parser.tok.is(Token::LBrace) &&
               failed(parser.parseAttributeDict(attrs)))
@@ -2044,8 +2100,13 @@ ParseResult Parser::parseRegion(Region &region,
       const char *argLoc = arg.ssaName.location.getPointer();
       Location loc = arg.sourceLoc ? *arg.sourceLoc : getLocation(argLoc);
       BlockArgument value = block->addArgument(arg.type, loc);
-      if (!arg.ssaName.name.empty() &&
-          failed(defineValues(arg.ssaName.name, Value(value), argLoc)))
+      if (arg.ssaName.name.empty())
+        continue;
+      auto it = currentScope().values.find(arg.ssaName.name);
+      if (it != currentScope().values.end() && it->second.defLoc)
+        return emitError(argLoc, "region entry argument '" + arg.ssaName.name +
+                                     "' is already in use");
+      if (failed(defineValues(arg.ssaName.name, Value(value), argLoc)))
         return failure();
     }
   } else if (tok.is(Token::CaretIdentifier) &&
