@@ -31,6 +31,27 @@ enum class TypeElision { Never, May };
 
 static void printTypeImpl(Type type, llvm::raw_ostream &os);
 
+/// Whether the body of a dialect type or attribute can print in the pretty
+/// form `!ns.body`: an identifier, optionally followed by `<...>`. As in
+/// MLIR; other bodies print as `!ns<body>`.
+static bool isPrettyDialectSymbolBody(StringRef body) {
+  if (body.empty() || !llvm::isAlpha(body.front()))
+    return false;
+  body = body.drop_while(
+      [](char c) { return llvm::isAlnum(c) || c == '.' || c == '_'; });
+  return body.empty() || (body.front() == '<' && body.back() == '>');
+}
+
+/// `!ns.body` or `!ns<body>` (`#` instead of `!` for attributes).
+static void printDialectSymbol(char prefix, StringRef ns, StringRef body,
+                               llvm::raw_ostream &os) {
+  os << prefix << ns;
+  if (isPrettyDialectSymbolBody(body))
+    os << '.' << body;
+  else
+    os << '<' << body << '>';
+}
+
 static void printDim(int64_t dim, llvm::raw_ostream &os) {
   if (ShapedType::isDynamic(dim))
     os << '?';
@@ -105,14 +126,16 @@ static void printTypeImpl(Type type, llvm::raw_ostream &os) {
   }
   case TypeKind::Opaque: {
     auto ot = cast<OpaqueType>(type);
-    os << '!' << ot.getDialectNamespace() << '.' << ot.getBody();
+    printDialectSymbol('!', ot.getDialectNamespace(), ot.getBody(), os);
     return;
   }
   case TypeKind::Dialect: {
     auto *storage =
         static_cast<const detail::DialectTypeStorage *>(type.getImpl());
-    os << '!' << storage->dialect->getNamespace() << '.';
-    storage->dialect->printType(type, os);
+    std::string body;
+    llvm::raw_string_ostream bodyOS(body);
+    storage->dialect->printType(type, bodyOS);
+    printDialectSymbol('!', storage->dialect->getNamespace(), body, os);
     return;
   }
   }
@@ -384,7 +407,7 @@ static void printAttributeImpl(Attribute attr, llvm::raw_ostream &os,
   }
   case AttrKind::Opaque: {
     auto oa = cast<OpaqueAttr>(attr);
-    os << '#' << oa.getDialectNamespace() << '.' << oa.getBody();
+    printDialectSymbol('#', oa.getDialectNamespace(), oa.getBody(), os);
     return;
   }
   case AttrKind::UnknownLoc:
