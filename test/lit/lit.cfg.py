@@ -1,6 +1,7 @@
 # lit configuration of onyx's regression tests: IR text files checked with
 # FileCheck, as LLVM and MLIR do it.
 import os
+import sys
 
 import lit.formats
 
@@ -17,3 +18,5 @@ config.environment["PATH"] = os.pathsep.join(
 # Shared test data beside the checkout (models, ONNX node tests).
 config.substitutions.append(
     ("%shared", os.path.join(os.path.dirname(config.onyx_src_root), "shared")))
+# The Python running lit, for RUN lines that generate inputs.
+config.substitutions.append(("%python", sys.executable))
