@@ -288,9 +288,18 @@ static void printDenseElements(DenseElementsAttr attr, llvm::raw_ostream &os,
     os << '>';
     return;
   }
-  if (hexThreshold >= 0 && numElements > hexThreshold &&
-      !attr.getElementType().isInteger(1)) {
+  if (hexThreshold >= 0 && numElements > hexThreshold) {
     ArrayRef<char> raw = attr.getRawData();
+    // MLIR's hex form of i1 packs 8 elements in a byte, the first in the
+    // least significant bit.
+    SmallVector<char, 0> bits;
+    if (attr.getElementType().isInteger(1)) {
+      bits.assign((numElements + 7) / 8, 0);
+      for (int64_t i = 0; i < numElements; ++i)
+        if (raw[i])
+          bits[i / 8] |= char(1 << (i % 8));
+      raw = bits;
+    }
     os << "\"0x"
        << llvm::toHex(StringRef(raw.data(), raw.size()), /*LowerCase=*/false)
        << "\">";

@@ -222,6 +222,9 @@ private:
                                   const char *eltLoc);
   ParseResult decodeHexElements(const Token &str, const char *typeLoc,
                                 ShapedType type);
+  /// Turns the bytes of an i1 hex literal (bits packed as in MLIR) in
+  /// `denseBuffer` into one byte per element.
+  ParseResult unpackHexBits(const char *typeLoc, ShapedType type);
 
   //===--------------------------------------------------------------------===//
   // Locations
@@ -1148,6 +1151,28 @@ static void compressSplat(SmallVectorImpl<char> &buffer, size_t eltBytes) {
   buffer.resize(eltBytes);
 }
 
+ParseResult Parser::unpackHexBits(const char *typeLoc, ShapedType type) {
+  // As in MLIR: one byte of all zeros or all ones is a splat, and so is any
+  // byte for one element; otherwise element i is bit i % 8 of byte i / 8.
+  // Elements are stored one a byte.
+  int64_t numElements = type.getNumElements();
+  if (denseBuffer.size() == 1 && (numElements == 1 || denseBuffer[0] == 0 ||
+                                  uint8_t(denseBuffer[0]) == 0xFF)) {
+    denseBuffer[0] = denseBuffer[0] != 0;
+    return success();
+  }
+  if (denseBuffer.size() != uint64_t(numElements + 7) / 8)
+    return emitError(typeLoc, "elements hex data size is invalid for "
+                              "provided type: '")
+           << Type(type) << "'";
+  SmallVector<char, 0> bits(denseBuffer.begin(), denseBuffer.end());
+  denseBuffer.resize(numElements);
+  for (int64_t i = 0; i < numElements; ++i)
+    denseBuffer[i] = (bits[i / 8] >> (i % 8)) & 1;
+  compressSplat(denseBuffer, 1);
+  return success();
+}
+
 ParseResult Parser::decodeHexElements(const Token &str, const char *typeLoc,
                                       ShapedType type) {
   StringRef hex = str.getStringValue(stringStorage);
@@ -1159,6 +1184,8 @@ ParseResult Parser::decodeHexElements(const Token &str, const char *typeLoc,
   for (size_t i = 0, e = denseBuffer.size(); i < e; ++i)
     denseBuffer[i] = char(llvm::hexDigitValue(hex[2 * i]) * 16 +
                           llvm::hexDigitValue(hex[2 * i + 1]));
+  if (type.getElementType().isInteger(1))
+    return unpackHexBits(typeLoc, type);
   bool isSplat;
   if (!DenseElementsAttr::isValidRawBuffer(type, denseBuffer.size(), isSplat))
     return emitError(typeLoc, "elements hex data size is invalid for "
