@@ -18,6 +18,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -48,6 +49,12 @@ bool isUnsignedInteger(ElementType type);
 /// The IR spelling: "f32", "i64", "ui8", "i1", ...
 StringRef getTypeName(ElementType type);
 
+/// The TensorProto data type code of ONNX (1 float, 7 int64, 9 bool, ...).
+int getOnnxDataType(ElementType type);
+/// The element type of ONNX data type `code`; nullopt for types onyx does
+/// not support (strings, complex, float8, 4-bit, ...).
+std::optional<ElementType> fromOnnxDataType(int64_t code);
+
 /// The element type of IR type `type`; nullopt for types tensors cannot hold
 /// (index, si32, i4, ...).
 std::optional<ElementType> getElementType(Type type);
@@ -58,12 +65,13 @@ Type getIRType(Context *ctx, ElementType type);
 /// float, which is the type the evaluator computes them in.
 struct Float16 {
   uint16_t bits = 0;
-  static Float16 fromFloat(float value);
+  /// Rounds to nearest even (directly from double, not through float).
+  static Float16 fromDouble(double value);
   operator float() const;
 };
 struct BFloat16 {
   uint16_t bits = 0;
-  static BFloat16 fromFloat(float value);
+  static BFloat16 fromDouble(double value);
   operator float() const;
 };
 
@@ -140,12 +148,41 @@ template <typename T>
 using ComputeType = std::conditional_t<
     std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>, float, T>;
 
-/// Converts a computed value back to storage type T.
+template <typename T>
+constexpr bool isFloatStorage =
+    std::is_floating_point_v<T> || std::is_same_v<T, Float16> ||
+    std::is_same_v<T, BFloat16>;
+
+/// Converts a computed value back to storage type T (plain conversion: a
+/// float given to an integer type must be in its range).
 template <typename T, typename V> T fromCompute(V value) {
   if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>)
-    return T::fromFloat(static_cast<float>(value));
+    return T::fromDouble(static_cast<double>(value));
   else
     return static_cast<T>(value);
+}
+
+/// Converts one element between storage types as Cast does: floats to
+/// integers truncate toward zero and saturate at the integer's range (NaN
+/// becomes 0), integers wrap to narrower integers, anything becomes bool as
+/// `!= 0`, and float narrowing rounds to nearest even.
+template <typename To, typename From> To convertElement(From value) {
+  auto v = static_cast<ComputeType<From>>(value);
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != 0;
+  } else if constexpr (isFloatStorage<To>) {
+    return fromCompute<To>(v);
+  } else if constexpr (isFloatStorage<From>) {
+    if (v != v)
+      return 0;
+    if (v <= static_cast<double>(std::numeric_limits<To>::min()))
+      return std::numeric_limits<To>::min();
+    if (v >= static_cast<double>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
 }
 
 class Tensor {
@@ -187,12 +224,13 @@ public:
   /// Typed views; T must be the storage type of the element type.
   template <typename T> ArrayRef<T> getValues() const {
     assert(elementTypeOf<T>() == elementType && "wrong element type");
-    return {reinterpret_cast<const T *>(data), size_t(numElements)};
+    return ArrayRef<T>(reinterpret_cast<const T *>(data), size_t(numElements));
   }
   template <typename T> MutableArrayRef<T> getMutableValues() {
     assert(elementTypeOf<T>() == elementType && "wrong element type");
     MutableArrayRef<char> bytes = getMutableBytes();
-    return {reinterpret_cast<T *>(bytes.data()), size_t(numElements)};
+    return MutableArrayRef<T>(reinterpret_cast<T *>(bytes.data()),
+                              size_t(numElements));
   }
 
   /// Element `i` converted to double / int64 (unsigned 64-bit values keep
@@ -259,6 +297,9 @@ private:
   SmallVector<int64_t, 24> strides;
   SmallVector<int64_t, 4> offsets;
 };
+
+/// `t` with its elements converted to `type` as Cast converts them.
+Tensor convertTensor(const Tensor &t, ElementType type);
 
 /// `t` materialized with shape `shape` (numpy broadcasting).
 Tensor broadcastTo(const Tensor &t, ArrayRef<int64_t> shape);

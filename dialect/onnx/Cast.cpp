@@ -1,0 +1,62 @@
+//===- Cast.cpp - onnx.Cast: element type conversion ----------------------===//
+//
+// `to` is a TypeAttr holding the target element type, as onnx-mlir writes
+// it (`to = f32`). Conversions follow convertElement (Tensor.h): floats to
+// integers truncate and saturate, narrowing floats round to nearest even.
+// `saturate` only concerns float8 types, which onyx does not support; it is
+// accepted so that imported attributes verify.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/OpDef.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+namespace {
+
+const ValueSpec castOperands[] = {{"input"}};
+const ValueSpec castResults[] = {{"output"}};
+const AttrSpec castAttrs[] = {requiredAttr("to", AttrType::Type),
+                              intAttr("saturate", 1)};
+
+LogicalResult inferCast(InferState &s) {
+  Type to = s.getAttrs().getType("to");
+  if (!getElementType(to))
+    return s.emitAttrError("to")
+           << "must be a supported element type, got " << to;
+  s.addResult(s.getShape(0), to);
+  return success();
+}
+
+LogicalResult evalCast(EvalState &s) {
+  std::optional<ElementType> to = s.getResultElementType(0);
+  if (!to)
+    return s.emitError() << "has an unsupported result type";
+  s.addOutput(convertTensor(s.input(0), *to));
+  return success();
+}
+
+/// A cast to the operand's own type does nothing.
+OpFoldResult foldCast(Operation *op, ArrayRef<Attribute>) {
+  Value input = op->getOperand(0);
+  if (!haveSameType(input, op->getResult(0)))
+    return {};
+  return input;
+}
+
+const OpDef castDef = {
+    {"onnx.Cast", castOperands, castResults, castAttrs, OpTrait::Pure},
+    inferCast,
+    evalCast,
+    foldCast,
+};
+
+} // namespace
+
+void appendCastOps(std::vector<const OpDef *> &defs) {
+  defs.push_back(&castDef);
+}
+
+} // namespace onyx::onnx

@@ -1,0 +1,92 @@
+//===- ElementwisePatterns.cpp - Folds and patterns of elementwise ops ----===//
+
+#include "dialect/onnx/ElementwisePatterns.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+/// `op`'s operand `i` if the result has its type (the other operand did not
+/// broadcast it to a larger shape).
+static OpFoldResult forwardOperand(Operation *op, unsigned i) {
+  Value operand = op->getOperand(i);
+  if (!haveSameType(operand, op->getResult(0)))
+    return {};
+  return operand;
+}
+
+OpFoldResult foldAdd(Operation *op, ArrayRef<Attribute> constants) {
+  // x + -0.0 is x for every x, including +0.0 and NaN; x + 0.0 is not
+  // (-0.0 + 0.0 is +0.0). For integers -0.0 reads as 0.
+  if (isSplatOf(constants[1], -0.0))
+    return forwardOperand(op, 0);
+  if (isSplatOf(constants[0], -0.0))
+    return forwardOperand(op, 1);
+  return {};
+}
+
+OpFoldResult foldSub(Operation *op, ArrayRef<Attribute> constants) {
+  if (isSplatOf(constants[1], 0.0))
+    return forwardOperand(op, 0);
+  return {};
+}
+
+OpFoldResult foldMul(Operation *op, ArrayRef<Attribute> constants) {
+  if (isSplatOf(constants[1], 1.0))
+    return forwardOperand(op, 0);
+  if (isSplatOf(constants[0], 1.0))
+    return forwardOperand(op, 1);
+  return {};
+}
+
+OpFoldResult foldDiv(Operation *op, ArrayRef<Attribute> constants) {
+  if (isSplatOf(constants[1], 1.0))
+    return forwardOperand(op, 0);
+  return {};
+}
+
+OpFoldResult foldNeg(Operation *op, ArrayRef<Attribute>) {
+  Operation *inner = getDefiningOp(op->getOperand(0), "onnx.Neg");
+  if (!inner || !haveSameType(inner->getOperand(0), op->getResult(0)))
+    return {};
+  return inner->getOperand(0);
+}
+
+OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute>) {
+  return forwardOperand(op, 0);
+}
+
+LogicalResult moveConstantRight(Operation *op, PatternRewriter &rewriter) {
+  if (op->getNumOperands() != 2 || !getConstantValue(op->getOperand(0)) ||
+      getConstantValue(op->getOperand(1)))
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] {
+    Value lhs = op->getOperand(0);
+    op->setOperand(0, op->getOperand(1));
+    op->setOperand(1, lhs);
+  });
+  return success();
+}
+
+/// (-a) * (-b) -> a * b and (-a) / (-b) -> a / b: exact in IEEE arithmetic
+/// (the two sign flips cancel) and in wrapping integer arithmetic.
+static LogicalResult cancelNegations(Operation *op, PatternRewriter &rewriter) {
+  Operation *lhs = getDefiningOp(op->getOperand(0), "onnx.Neg");
+  Operation *rhs = getDefiningOp(op->getOperand(1), "onnx.Neg");
+  if (!lhs || !rhs)
+    return failure();
+  return replaceWithNewOp(rewriter, op, op->getName().getStringRef(),
+                          {lhs->getOperand(0), rhs->getOperand(0)});
+}
+
+void addMulPatterns(PatternSet &patterns, Context *ctx) {
+  addPattern(patterns, "onnx.Mul", moveConstantRight, "constant-to-right");
+  addPattern(patterns, "onnx.Mul", cancelNegations, "cancel-negations");
+  addGeluPatterns(patterns, ctx);
+}
+
+void addDivPatterns(PatternSet &patterns, Context *) {
+  addPattern(patterns, "onnx.Div", cancelNegations, "cancel-negations");
+}
+
+} // namespace onyx::onnx

@@ -1,0 +1,52 @@
+//===- ElementwisePatterns.h - Folds and patterns of elementwise ops -*- C++
+//-*-===//
+//
+// The folds and canonicalization patterns that the rows of the elementwise
+// table (Elementwise.cpp) name. Floating-point identities follow IEEE
+// exactly, as MLIR's arith dialect does: x + -0.0, x - 0.0, x * 1, x / 1,
+// -(-x), (-a) * (-b) and (-a) / (-b) simplify; x - x, x + 0.0, x * 0 and
+// x * -1 do not (signed zeros, NaN and infinities make them wrong). A fold
+// applies only where the result has its operand's type (no broadcasting).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/OpDef.h"
+
+#include <algorithm>
+
+namespace onyx::onnx {
+
+OpFoldResult foldAdd(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldSub(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldMul(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldDiv(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldNeg(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute> constants);
+
+/// Swaps the operands of a commutative binary op whose left one alone is
+/// constant, so that folds and patterns look for constants on the right.
+LogicalResult moveConstantRight(Operation *op, PatternRewriter &rewriter);
+
+/// An op name as a template argument, so that one hook function exists per
+/// op (canonicalization hooks receive no op name).
+template <size_t N> struct OpNameLiteral {
+  char value[N];
+  constexpr OpNameLiteral(const char (&name)[N]) {
+    std::copy_n(name, N, value);
+  }
+};
+
+/// The patterns of a commutative op with no patterns of its own.
+template <OpNameLiteral Name>
+void addCommutativePatterns(PatternSet &patterns, Context *) {
+  addPattern(patterns, Name.value, moveConstantRight, "constant-to-right");
+}
+/// Also forms onnx.Gelu from the decomposed subgraphs PyTorch exports.
+void addMulPatterns(PatternSet &patterns, Context *ctx);
+void addDivPatterns(PatternSet &patterns, Context *ctx);
+
+/// The Gelu patterns (GeluPattern.cpp), rooted on the final onnx.Mul.
+void addGeluPatterns(PatternSet &patterns, Context *ctx);
+
+} // namespace onyx::onnx

@@ -1,0 +1,207 @@
+//===- Normalization.cpp - BatchNormalization and LayerNormalization ------===//
+//
+// BatchNormalization in inference mode: per channel (dimension 1),
+// y = (x - mean) / sqrt(var + epsilon) * scale + B. Training mode (batch
+// statistics, running-mean outputs) is not supported and reported as such;
+// `momentum` only matters in training and is accepted for imported nodes.
+//
+// LayerNormalization normalizes over the dimensions from `axis` on, with
+// Scale and the optional B broadcast over them. Its optional Mean and
+// InvStdDev results have X's shape with those dimensions set to 1, in the
+// float type that stash_type names (an ONNX data type code; 1 is f32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/OpDef.h"
+
+#include "ir/Operation.h"
+
+#include <cmath>
+
+namespace onyx::onnx {
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// BatchNormalization
+//===----------------------------------------------------------------------===//
+
+const ValueSpec batchNormOperands[] = {
+    {"X"}, {"scale"}, {"B"}, {"input_mean"}, {"input_var"}};
+const ValueSpec batchNormResults[] = {{"Y"}};
+const AttrSpec batchNormAttrs[] = {floatAttr("epsilon", 1e-5),
+                                   floatAttr("momentum", 0.9),
+                                   intAttr("training_mode", 0)};
+
+LogicalResult inferBatchNorm(InferState &s) {
+  if (s.getAttrs().getInt("training_mode") != 0)
+    return s.emitAttrError("training_mode")
+           << "must be 0: only inference mode is supported";
+  if (failed(s.checkFloat(0)))
+    return failure();
+  if (s.getRank(0) < 2)
+    return s.emitOperandError(0)
+           << "must have rank 2 or more, got " << s.getType(0);
+  int64_t channels = s.getShape(0)[1];
+  for (unsigned i = 1; i < 5; ++i) {
+    if (failed(s.checkFloat(i)) || failed(s.checkRank(i, 1)))
+      return failure();
+    int64_t n = s.getShape(i)[0];
+    if (n != channels && !ShapedType::isDynamic(n) &&
+        !ShapedType::isDynamic(channels))
+      return s.emitOperandError(i) << "must have " << channels
+                                   << " elements (one per channel), got " << n;
+  }
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalBatchNorm(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  int64_t batch = shape[0], channels = shape[1];
+  int64_t plane = getNumElements(shape.drop_front(2));
+  SmallVector<Tensor, 4> params;
+  for (unsigned i = 1; i < 5; ++i) {
+    params.push_back(convertTensor(s.input(i), ElementType::F64));
+    if (params.back().getNumElements() != channels)
+      return s.emitError() << "operand " << i << " does not have " << channels
+                           << " elements";
+  }
+  double epsilon = s.getAttrs().getFloat("epsilon");
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor out(ElementType::F64, shape);
+  ArrayRef<double> xv = x.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t c = 0; c < channels; ++c) {
+    double scale = params[0].getValues<double>()[c] /
+                   std::sqrt(params[3].getValues<double>()[c] + epsilon);
+    double mean = params[2].getValues<double>()[c];
+    double shift = params[1].getValues<double>()[c];
+    for (int64_t n = 0; n < batch; ++n) {
+      int64_t base = (n * channels + c) * plane;
+      for (int64_t i = 0; i < plane; ++i)
+        ov[base + i] = (xv[base + i] - mean) * scale + shift;
+    }
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormalization
+//===----------------------------------------------------------------------===//
+
+const ValueSpec layerNormOperands[] = {
+    {"X"}, {"Scale"}, {"B", Presence::Optional}};
+const ValueSpec layerNormResults[] = {
+    {"Y"}, {"Mean", Presence::Optional}, {"InvStdDev", Presence::Optional}};
+const AttrSpec layerNormAttrs[] = {
+    intAttr("axis", -1), floatAttr("epsilon", 1e-5), intAttr("stash_type", 1)};
+
+LogicalResult inferLayerNorm(InferState &s) {
+  if (failed(s.checkFloat(0)))
+    return failure();
+  int64_t rank = s.getRank(0);
+  int64_t axis = s.getAttrs().getInt("axis");
+  if (failed(s.normalizeAxis(axis, rank, "axis")))
+    return failure();
+  ArrayRef<int64_t> normalized = s.getShape(0).drop_front(axis);
+  for (unsigned i = 1; i < s.getNumOperands(); ++i) {
+    if (!s.hasOperand(i))
+      continue;
+    if (failed(s.checkSameElementType(0, i)))
+      return failure();
+    std::optional<SmallVector<int64_t>> b =
+        broadcastShapes(normalized, s.getShape(i));
+    if (!b || ArrayRef<int64_t>(*b) != normalized)
+      return s.emitOperandError(i)
+             << "of type " << s.getType(i)
+             << " does not broadcast to the normalized dimensions of "
+             << s.getType(0);
+  }
+  int64_t stashType = s.getAttrs().getInt("stash_type");
+  std::optional<ElementType> stash = fromOnnxDataType(stashType);
+  if (!stash || !isFloat(*stash))
+    return s.emitAttrError("stash_type")
+           << "must be an ONNX float data type, got " << stashType;
+  s.addResult(s.getType(0));
+  SmallVector<int64_t> statsShape(s.getShape(0));
+  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
+  Type statsType = getIRType(s.getContext(), *stash);
+  s.addResult(statsShape, statsType);
+  s.addResult(statsShape, statsType);
+  return success();
+}
+
+LogicalResult evalLayerNorm(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  int64_t rank = shape.size();
+  int64_t axis = s.getAttrs().getInt("axis");
+  if (axis < 0)
+    axis += rank;
+  double epsilon = s.getAttrs().getFloat("epsilon");
+  ArrayRef<int64_t> inner = shape.drop_front(axis);
+  int64_t groups = getNumElements(shape.take_front(axis));
+  int64_t size = getNumElements(inner);
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor scale =
+      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
+  Tensor bias;
+  if (s.hasInput(2))
+    bias = convertTensor(broadcastTo(s.input(2), inner), ElementType::F64);
+  SmallVector<int64_t> statsShape(shape);
+  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
+  Tensor out(ElementType::F64, shape), means(ElementType::F64, statsShape),
+      invStdDevs(ElementType::F64, statsShape);
+  ArrayRef<double> xv = x.getValues<double>();
+  ArrayRef<double> sv = scale.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t g = 0; g < groups; ++g) {
+    ArrayRef<double> values = xv.slice(g * size, size);
+    double mean = 0, var = 0;
+    for (double v : values)
+      mean += v;
+    mean /= double(size);
+    for (double v : values)
+      var += (v - mean) * (v - mean);
+    var /= double(size);
+    double invStdDev = 1.0 / std::sqrt(var + epsilon);
+    for (int64_t i = 0; i < size; ++i) {
+      double y = (values[i] - mean) * invStdDev * sv[i];
+      if (bias)
+        y += bias.getValues<double>()[i];
+      ov[g * size + i] = y;
+    }
+    means.getMutableValues<double>()[g] = mean;
+    invStdDevs.getMutableValues<double>()[g] = invStdDev;
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  ElementType statsType = *fromOnnxDataType(s.getAttrs().getInt("stash_type"));
+  s.addOutput(convertTensor(means, statsType));
+  s.addOutput(convertTensor(invStdDevs, statsType));
+  return success();
+}
+
+const OpDef normalizationDefs[] = {
+    {{"onnx.BatchNormalization", batchNormOperands, batchNormResults,
+      batchNormAttrs, OpTrait::Pure},
+     inferBatchNorm,
+     evalBatchNorm,
+     nullptr,
+     addConvBatchNormPatterns},
+    {{"onnx.LayerNormalization", layerNormOperands, layerNormResults,
+      layerNormAttrs, OpTrait::Pure},
+     inferLayerNorm,
+     evalLayerNorm},
+};
+
+} // namespace
+
+void appendNormalizationOps(std::vector<const OpDef *> &defs) {
+  for (const OpDef &def : normalizationDefs)
+    defs.push_back(&def);
+}
+
+} // namespace onyx::onnx

@@ -1,0 +1,186 @@
+//===- Slice.cpp - onnx.Slice ---------------------------------------------===//
+//
+// Takes a strided range of each listed axis (opset 10 form: starts, ends,
+// axes and steps are operands). Out-of-range starts and ends are clamped as
+// the spec says, so that e.g. ends = INT64_MAX means "to the end", and a
+// negative step walks backwards. A Slice that keeps everything in order
+// folds to its input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/OpDef.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+namespace {
+
+const ValueSpec sliceOperands[] = {{"data"},
+                                   {"starts"},
+                                   {"ends"},
+                                   {"axes", Presence::Optional},
+                                   {"steps", Presence::Optional}};
+const ValueSpec sliceResults[] = {{"output"}};
+
+/// Per dimension of the data: first index, step and element count.
+struct SliceParams {
+  SmallVector<int64_t> start, step, count;
+};
+
+FailureOr<SliceParams>
+computeSlice(ArrayRef<int64_t> shape, ArrayRef<int64_t> starts,
+             ArrayRef<int64_t> ends, std::optional<ArrayRef<int64_t>> axes,
+             std::optional<ArrayRef<int64_t>> steps,
+             llvm::function_ref<InFlightDiagnostic()> emitError) {
+  int64_t rank = shape.size();
+  size_t n = starts.size();
+  if (ends.size() != n || (axes && axes->size() != n) ||
+      (steps && steps->size() != n))
+    return emitError() << "starts, ends, axes and steps must have the same "
+                          "length";
+  SliceParams p;
+  p.start.assign(rank, 0);
+  p.step.assign(rank, 1);
+  p.count.assign(shape.begin(), shape.end());
+  SmallVector<bool> seen(rank, false);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t axis = axes ? (*axes)[i] : int64_t(i);
+    if (axis < -rank || axis >= rank)
+      return emitError() << "axis " << axis << " is out of range for rank "
+                         << rank;
+    if (axis < 0)
+      axis += rank;
+    if (seen[axis])
+      return emitError() << "axis " << axis << " appears twice";
+    seen[axis] = true;
+    int64_t step = steps ? (*steps)[i] : 1;
+    if (step == 0)
+      return emitError() << "step must not be 0";
+    p.step[axis] = step;
+    int64_t dim = shape[axis];
+    if (ShapedType::isDynamic(dim)) {
+      p.count[axis] = ShapedType::kDynamic;
+      continue;
+    }
+    int64_t start = starts[i], end = ends[i];
+    if (start < 0)
+      start = start < -dim ? 0 : start + dim;
+    if (end < 0)
+      end = end < -dim ? -1 : end + dim;
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+      p.count[axis] = std::max<int64_t>(0, (end - start + step - 1) / step);
+    } else if (dim == 0) {
+      p.count[axis] = 0;
+    } else {
+      start = std::clamp<int64_t>(start, 0, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+      p.count[axis] =
+          std::max<int64_t>(0, (start - end + (-step) - 1) / (-step));
+    }
+    p.start[axis] = start;
+  }
+  return p;
+}
+
+LogicalResult inferSlice(InferState &s) {
+  SmallVector<std::optional<SmallVector<int64_t>>, 4> values(5);
+  for (unsigned i = 1; i < s.getNumOperands(); ++i) {
+    if (!s.hasOperand(i))
+      continue;
+    ElementType t = s.getElementKind(i);
+    if (s.getRank(i) != 1 || (t != ElementType::I64 && t != ElementType::I32))
+      return s.emitOperandError(i)
+             << "must be a 1-D tensor of i32 or i64, got " << s.getType(i);
+    if (failed(s.getConstantInts(i, values[i])))
+      return failure();
+    if (!values[i]) {
+      s.addResult(SmallVector<int64_t>(s.getRank(0), ShapedType::kDynamic),
+                  s.getElementType(0));
+      return success();
+    }
+  }
+  auto optional = [&](unsigned i) -> std::optional<ArrayRef<int64_t>> {
+    if (!values[i])
+      return std::nullopt;
+    return ArrayRef<int64_t>(*values[i]);
+  };
+  FailureOr<SliceParams> p =
+      computeSlice(s.getShape(0), *values[1], *values[2], optional(3),
+                   optional(4), [&] { return s.emitError(); });
+  if (failed(p))
+    return failure();
+  s.addResult(p->count, s.getElementType(0));
+  return success();
+}
+
+LogicalResult evalSlice(EvalState &s) {
+  const Tensor &data = s.input(0);
+  SmallVector<int64_t> axes, steps;
+  if (s.hasInput(3))
+    axes = s.input(3).toInts();
+  if (s.hasInput(4))
+    steps = s.input(4).toInts();
+  FailureOr<SliceParams> p = computeSlice(
+      data.getShape(), s.input(1).toInts(), s.input(2).toInts(),
+      s.hasInput(3) ? std::optional(ArrayRef(axes)) : std::nullopt,
+      s.hasInput(4) ? std::optional(ArrayRef(steps)) : std::nullopt,
+      [&] { return s.emitError(); });
+  if (failed(p))
+    return failure();
+  Tensor out(data.getElementType(), p->count);
+  size_t size = getByteSize(data.getElementType());
+  SmallVector<int64_t> strides = getStrides(data.getShape());
+  int64_t rank = data.getRank();
+  int64_t base = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    base += p->start[d] * strides[d];
+  const char *src = data.getBytes().data();
+  char *dst = out.getMutableBytes().data();
+  SmallVector<int64_t> index(rank, 0);
+  int64_t offset = base;
+  for (int64_t i = 0, e = out.getNumElements(); i < e; ++i) {
+    std::memcpy(dst + i * size, src + offset * size, size);
+    for (int64_t d = rank; d-- > 0;) {
+      offset += p->step[d] * strides[d];
+      if (++index[d] < p->count[d])
+        break;
+      offset -= p->step[d] * strides[d] * p->count[d];
+      index[d] = 0;
+    }
+  }
+  s.addOutput(std::move(out));
+  return success();
+}
+
+/// A Slice with unit steps that keeps the whole static shape is the identity.
+OpFoldResult foldSlice(Operation *op, ArrayRef<Attribute>) {
+  Value data = op->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(data.getType());
+  if (!type || !type.hasStaticShape() || !haveSameType(data, op->getResult(0)))
+    return {};
+  if (op->getNumOperands() > 4 && !isNoValue(op->getOperand(4))) {
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantInts(op->getOperand(4));
+    if (!steps || llvm::any_of(*steps, [](int64_t s) { return s != 1; }))
+      return {};
+  }
+  return data;
+}
+
+const OpDef sliceDef = {
+    {"onnx.Slice", sliceOperands, sliceResults, {}, OpTrait::Pure},
+    inferSlice,
+    evalSlice,
+    foldSlice,
+};
+
+} // namespace
+
+void appendSliceOps(std::vector<const OpDef *> &defs) {
+  defs.push_back(&sliceDef);
+}
+
+} // namespace onyx::onnx

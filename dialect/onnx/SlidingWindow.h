@@ -1,0 +1,36 @@
+//===- SlidingWindow.h - Geometry of convolution and pooling ----*- C++ -*-===//
+//
+// Conv and the pooling ops slide a window over the spatial dimensions with
+// strides, dilations and padding (explicit or auto_pad). This resolves their
+// attributes into one description used by both inference and evaluation.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/OpDef.h"
+
+namespace onyx::onnx {
+
+struct WindowGeometry {
+  SmallVector<int64_t> kernel;
+  SmallVector<int64_t> strides;
+  SmallVector<int64_t> dilations;
+  /// Begin pads of every spatial dimension, then end pads.
+  SmallVector<int64_t> pads;
+  /// Output sizes of the spatial dimensions (kDynamic where the input's is).
+  SmallVector<int64_t> output;
+};
+
+/// Resolves the window attributes (`auto_pad`, `strides`, `dilations`,
+/// `pads`, and `ceil_mode` when `allowCeilMode`) for input spatial sizes
+/// `input` and kernel sizes `kernel`. Reports through `emitError` and fails
+/// on inconsistent attributes.
+FailureOr<WindowGeometry>
+computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
+                      ArrayRef<int64_t> kernel, bool allowCeilMode,
+                      llvm::function_ref<InFlightDiagnostic()> emitError);
+
+/// The auto_pad values the spec allows.
+extern const StringRef autoPadValues[4];
+
+} // namespace onyx::onnx
