@@ -12,6 +12,7 @@
 
 #include "ir/Parser.h"
 
+#include "ir/AttributeDetail.h"
 #include "ir/Lexer.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -69,10 +71,56 @@ struct SSANameEntry {
   const char *defLoc = nullptr;
 };
 
+/// `%N` names (no leading zero) below this are kept in a vector.
+constexpr unsigned kMaxNumberedName = 1u << 18;
+
+/// The number of a `%N` name that IsolatedScope keeps in its vector, or -1.
+static int64_t getNameNumber(StringRef name) {
+  if (name.size() < 2 || name.size() > 7 || (name[1] == '0' && name.size() > 2))
+    return -1;
+  unsigned number = 0;
+  for (char c : name.drop_front()) {
+    if (!llvm::isDigit(c))
+      return -1;
+    number = number * 10 + (c - '0');
+  }
+  return number < kMaxNumberedName ? int64_t(number) : -1;
+}
+
 /// The SSA names of a region that is isolated from above (or of the top
 /// level), including those of the non-isolated regions nested in it.
-struct IsolatedScope {
-  llvm::DenseMap<StringRef, SSANameEntry> values;
+class IsolatedScope {
+public:
+  /// The entry of `name` (spelled with its '%'), empty if it is new.
+  SSANameEntry &getEntry(StringRef name) {
+    int64_t number = getNameNumber(name);
+    if (number < 0)
+      return named[name];
+    if (size_t(number) >= numbered.size())
+      numbered.resize(number + 1);
+    return numbered[number];
+  }
+  /// Forgets `name`, whose region ended.
+  void erase(StringRef name) {
+    int64_t number = getNameNumber(name);
+    if (number < 0)
+      named.erase(name);
+    else
+      numbered[number] = SSANameEntry();
+  }
+  void clear() {
+    numbered.clear();
+    named.clear();
+  }
+
+private:
+  // Printers name values %0, %1, ... in order of definition. Keeping those
+  // in a vector indexed by number avoids hashing and the cache misses of a
+  // large map on every definition.
+  std::vector<SSANameEntry> numbered;
+  llvm::DenseMap<StringRef, SSANameEntry> named;
+
+public:
   /// Names defined in each open nested region; they go out of scope when
   /// their region ends.
   SmallVector<SmallVector<StringRef, 0>, 2> nestedDefs;
@@ -114,7 +162,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   void consume() {
-    prevKind = tok.getKind();
+    prevTok = tok;
     tok = lexer.lexToken();
   }
   bool consumeIf(Token::Kind kind) {
@@ -181,6 +229,9 @@ private:
   //===--------------------------------------------------------------------===//
 
   Type parseType();
+  /// parseType for a type that is not nested in another, through
+  /// `typeCache`.
+  Type parseOutermostType();
   Type parseNonFunctionType();
   Type parseBuiltinType();
   Type parseTensorType();
@@ -268,10 +319,11 @@ private:
   Builder builder;
   Lexer lexer;
   Token tok;
-  /// Kind of the token before `tok`, for hooks that need to know whether
-  /// their caller already consumed an arrow.
-  Token::Kind prevKind = Token::Eof;
+  /// The token before `tok`: where a type's text ends, and whether the
+  /// caller of a hook already consumed an arrow.
+  Token prevTok;
   StringRef bufferName;
+  StringAttr bufferNameAttr;
   const char *bufferBegin;
   const char *bufferEnd;
   unsigned depth = 0;
@@ -301,6 +353,18 @@ private:
   /// Owns the placeholders of forward references (as its arguments).
   Block forwardRefBlock;
 
+  /// Recently parsed spellings of whole types. Programs repeat a few types
+  /// (op signatures, tensor types) thousands of times; a spelling seen
+  /// before is recognized with memcmp instead of being parsed and uniqued
+  /// again. Types parse the same anywhere, so this changes nothing else.
+  struct CachedType {
+    StringRef text;
+    Type type;
+  };
+  std::array<CachedType, 8> typeCache;
+  unsigned nextTypeCacheSlot = 0;
+  bool parsingType = false;
+
   std::string stringStorage;
   SmallVector<DenseElement, 16> denseElements;
   SmallVector<char, 0> denseBuffer;
@@ -312,6 +376,7 @@ private:
 
 Parser::Parser(Context *ctx, StringRef buffer, StringRef bufferName)
     : ctx(ctx), builder(ctx), lexer(buffer), bufferName(bufferName),
+      bufferNameAttr(StringAttr::get(ctx, bufferName)),
       bufferBegin(buffer.begin()), bufferEnd(buffer.end()) {
   // Errors reported by hooks (custom op parsers, dialect type parsers) count
   // as the one error of this parse too.
@@ -329,7 +394,10 @@ Location Parser::getLocation(const char *ptr) {
   if (!ptr || ptr < bufferBegin || ptr > bufferEnd)
     return UnknownLoc::get(ctx);
   auto [line, column] = lexer.getLineAndColumn(ptr);
-  return FileLineColLoc::get(ctx, bufferName, line, column);
+  // As FileLineColLoc::get, without looking up the file name every time:
+  // every op gets a location.
+  return FileLineColLoc(ctx->unique<detail::FileLineColLocStorage>(
+      detail::FileLineColLocStorage::KeyTy(bufferNameAttr, line, column)));
 }
 
 InFlightDiagnostic Parser::emitError(const char *ptr,
@@ -442,7 +510,47 @@ static bool isBuiltinTypeKeyword(StringRef spelling) {
          isIntegerTypeSpelling(spelling, signedness, digits);
 }
 
+/// Characters that may continue the last token of a type.
+static bool continuesToken(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-' ||
+         c == '<';
+}
+
+Type Parser::parseOutermostType() {
+  const char *start = tok.getPtr();
+  size_t available = bufferEnd - start;
+  if (tok.isNot(Token::Error)) {
+    for (const CachedType &cached : typeCache) {
+      size_t size = cached.text.size();
+      if (!cached.type || size > available || cached.text[0] != start[0] ||
+          cached.text.back() != start[size - 1] ||
+          std::memcmp(cached.text.data(), start, size) != 0)
+        continue;
+      // The text must end here, not inside a longer token (`i32` in `i320`).
+      if (continuesToken(cached.text.back()) && size < available &&
+          continuesToken(start[size]))
+        continue;
+      lexer.resetPointer(start + size);
+      consume();
+      return cached.type;
+    }
+  }
+  parsingType = true;
+  Type type = parseType();
+  parsingType = false;
+  if (!type)
+    return {};
+  StringRef text(start, prevTok.getEndPtr() - start);
+  if (!text.contains('\n')) {
+    typeCache[nextTypeCacheSlot] = {text, type};
+    nextTypeCacheSlot = (nextTypeCacheSlot + 1) % typeCache.size();
+  }
+  return type;
+}
+
 Type Parser::parseType() {
+  if (!parsingType)
+    return parseOutermostType();
   NestingScope nest(*this);
   if (failed(checkNesting()))
     return {};
@@ -949,9 +1057,73 @@ static unsigned getIntegerWidth(Type type, bool &isSigned, bool &isUnsigned) {
   return 64;
 }
 
+/// Splits a Float token into mantissa * 10^exponent; false if the mantissa
+/// does not fit in 64 bits or the exponent is large.
+static bool decomposeDecimal(StringRef spelling, uint64_t &mantissa,
+                             int &exponent) {
+  mantissa = 0;
+  exponent = 0;
+  size_t i = 0, e = spelling.size();
+  bool inFraction = false;
+  for (; i < e; ++i) {
+    char c = spelling[i];
+    if (c == '.') {
+      inFraction = true;
+      continue;
+    }
+    if (!llvm::isDigit(c))
+      break;
+    if (mantissa > (std::numeric_limits<uint64_t>::max() - 9) / 10)
+      return false;
+    mantissa = mantissa * 10 + (c - '0');
+    exponent -= inFraction;
+  }
+  if (i == e)
+    return true;
+  // [eE][-+]?[0-9]+
+  ++i;
+  bool negativeExp = spelling[i] == '-';
+  if (spelling[i] == '-' || spelling[i] == '+')
+    ++i;
+  int value = 0;
+  for (; i < e; ++i) {
+    value = value * 10 + (spelling[i] - '0');
+    if (value > 1000)
+      return false;
+  }
+  exponent += negativeExp ? -value : value;
+  return true;
+}
+
 /// The value of a Float token, correctly rounded to `semantics`.
 static llvm::APFloat parseFloatLiteral(const llvm::fltSemantics &semantics,
                                        StringRef spelling, bool negative) {
+  // Clinger's fast path: when the mantissa and the power of ten are exact
+  // in the target format, one division or multiplication rounds correctly.
+  uint64_t mantissa;
+  int exponent;
+  if (decomposeDecimal(spelling, mantissa, exponent)) {
+    if (&semantics == &llvm::APFloat::IEEEsingle() &&
+        mantissa <= (uint64_t(1) << 24) && exponent >= -10 && exponent <= 10) {
+      static constexpr float powers[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                         1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+      float value = float(mantissa);
+      value =
+          exponent < 0 ? value / powers[-exponent] : value * powers[exponent];
+      return llvm::APFloat(negative ? -value : value);
+    }
+    if (&semantics == &llvm::APFloat::IEEEdouble() &&
+        mantissa <= (uint64_t(1) << 53) && exponent >= -22 && exponent <= 22) {
+      static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                          1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                                          1e18, 1e19, 1e20, 1e21, 1e22};
+      double value = double(mantissa);
+      value =
+          exponent < 0 ? value / powers[-exponent] : value * powers[exponent];
+      return llvm::APFloat(negative ? -value : value);
+    }
+  }
   llvm::APFloat value(semantics);
   // The lexer only produces well-formed decimal literals, which cannot fail.
   auto status =
@@ -1465,7 +1637,7 @@ ParseResult Parser::popSSAScope() {
   IsolatedScope &scope = currentScope();
   if (!regionIsolated.pop_back_val()) {
     for (StringRef name : scope.nestedDefs.back())
-      scope.values.erase(name);
+      scope.erase(name);
     scope.nestedDefs.pop_back();
     return success();
   }
@@ -1476,7 +1648,7 @@ ParseResult Parser::popSSAScope() {
         first = ref.second;
     return emitError(first, "use of undeclared SSA value name");
   }
-  scope.values.clear();
+  scope.clear();
   --numScopes;
   return success();
 }
@@ -1501,7 +1673,7 @@ ParseResult Parser::parseSSAUse(UnresolvedOperand &result) {
 
 Value Parser::resolveSSAUse(const UnresolvedOperand &use, Type type) {
   IsolatedScope &scope = currentScope();
-  SSANameEntry &entry = scope.values[use.name];
+  SSANameEntry &entry = scope.getEntry(use.name);
   if (use.number < entry.values.size()) {
     if (Value value = entry.values[use.number]) {
       if (value.getType() == type)
@@ -1527,37 +1699,33 @@ Value Parser::resolveSSAUse(const UnresolvedOperand &use, Type type) {
 ParseResult Parser::defineValues(StringRef name, ValueRange values,
                                  const char *loc) {
   IsolatedScope &scope = currentScope();
-  auto [it, inserted] = scope.values.try_emplace(name);
-  SSANameEntry &entry = it->second;
-  if (!inserted) {
-    if (entry.defLoc) {
+  SSANameEntry &entry = scope.getEntry(name);
+  if (entry.defLoc) {
+    InFlightDiagnostic diag =
+        emitError(loc, "redefinition of SSA value '" + name + "'");
+    diag.attachNote(getLocation(entry.defLoc)) << "previously defined here";
+    return failure();
+  }
+  // Replace the placeholders of earlier uses.
+  for (size_t i = 0, e = entry.values.size(); i < e; ++i) {
+    Value placeholder = entry.values[i];
+    if (!placeholder)
+      continue;
+    const char *useLoc = scope.forwardRefs.lookup(placeholder.getImpl());
+    if (i >= values.size())
+      return emitError(useLoc, "reference to invalid result number");
+    Value value = values[i];
+    if (value.getType() != placeholder.getType()) {
       InFlightDiagnostic diag =
-          emitError(loc, "redefinition of SSA value '" + name + "'");
-      diag.attachNote(getLocation(entry.defLoc)) << "previously defined here";
+          emitError(loc, "definition of SSA value '" + name + "#" +
+                             llvm::Twine(i) + "' has type '");
+      diag << value.getType() << "'";
+      diag.attachNote(getLocation(useLoc))
+          << "previously used here with type '" << placeholder.getType() << "'";
       return failure();
     }
-    // Replace the placeholders of earlier uses.
-    for (size_t i = 0, e = entry.values.size(); i < e; ++i) {
-      Value placeholder = entry.values[i];
-      if (!placeholder)
-        continue;
-      const char *useLoc = scope.forwardRefs.lookup(placeholder.getImpl());
-      if (i >= values.size())
-        return emitError(useLoc, "reference to invalid result number");
-      Value value = values[i];
-      if (value.getType() != placeholder.getType()) {
-        InFlightDiagnostic diag =
-            emitError(loc, "definition of SSA value '" + name + "#" +
-                               llvm::Twine(i) + "' has type '");
-        diag << value.getType() << "'";
-        diag.attachNote(getLocation(useLoc))
-            << "previously used here with type '" << placeholder.getType()
-            << "'";
-        return failure();
-      }
-      placeholder.replaceAllUsesWith(value);
-      scope.forwardRefs.erase(placeholder.getImpl());
-    }
+    placeholder.replaceAllUsesWith(value);
+    scope.forwardRefs.erase(placeholder.getImpl());
   }
   entry.values.assign(values.begin(), values.end());
   entry.defLoc = loc;
@@ -1939,7 +2107,7 @@ public:
     // Works whether or not the caller consumed the arrow: without one there
     // are no results.
     parser.consumeIf(Token::Arrow);
-    if (parser.prevKind != Token::Arrow)
+    if (parser.prevTok.isNot(Token::Arrow))
       return success();
     DictionaryAttr empty = DictionaryAttr::get(parser.ctx, {});
     if (parser.tok.isNot(Token::LParen)) {
@@ -2129,8 +2297,7 @@ ParseResult Parser::parseRegion(Region &region,
       BlockArgument value = block->addArgument(arg.type, loc);
       if (arg.ssaName.name.empty())
         continue;
-      auto it = currentScope().values.find(arg.ssaName.name);
-      if (it != currentScope().values.end() && it->second.defLoc)
+      if (currentScope().getEntry(arg.ssaName.name).defLoc)
         return emitError(argLoc, "region entry argument '" + arg.ssaName.name +
                                      "' is already in use");
       if (failed(defineValues(arg.ssaName.name, Value(value), argLoc)))
