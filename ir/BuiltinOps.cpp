@@ -11,6 +11,22 @@ FuncDialect::FuncDialect(Context *ctx) : Dialect("func", ctx) {
   addOperations<FuncOp, ReturnOp>();
 }
 
+/// Checks the fixed shape of these ops, in MLIR's words: `numRegions`
+/// regions, no results, and no operands unless `variadicOperands`. The
+/// other checks of their verifiers rely on it.
+static LogicalResult verifyShape(OpState op, unsigned numRegions,
+                                 bool variadicOperands) {
+  Operation *state = op.getOperation();
+  if (state->getNumRegions() != numRegions)
+    return op.emitOpError(numRegions ? "requires one region"
+                                     : "requires zero regions");
+  if (state->getNumResults() != 0)
+    return op.emitOpError("requires zero results");
+  if (!variadicOperands && state->getNumOperands() != 0)
+    return op.emitOpError("requires zero operands");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // builtin.module
 //===----------------------------------------------------------------------===//
@@ -49,6 +65,8 @@ Operation *ModuleOp::lookupSymbol(StringRef name) {
 }
 
 LogicalResult ModuleOp::verify() {
+  if (failed(verifyShape(*this, /*numRegions=*/1, /*variadicOperands=*/false)))
+    return failure();
   if (state->getRegion(0).empty() || !state->getRegion(0).hasOneBlock())
     return emitOpError("expects a body region with exactly one block");
   if (!getBody()->args_empty())
@@ -135,6 +153,8 @@ DictionaryAttr FuncOp::getResultAttrDict(unsigned i) {
 }
 
 LogicalResult FuncOp::verify() {
+  if (failed(verifyShape(*this, /*numRegions=*/1, /*variadicOperands=*/false)))
+    return failure();
   auto name = state->getAttrOfType<StringAttr>("sym_name");
   if (!name)
     return emitOpError("requires a 'sym_name' string attribute");
@@ -302,6 +322,8 @@ void ReturnOp::build(OpBuilder &, OperationState &state, ValueRange operands) {
 }
 
 LogicalResult ReturnOp::verify() {
+  if (failed(verifyShape(*this, /*numRegions=*/0, /*variadicOperands=*/true)))
+    return failure();
   auto func = dyn_cast_or_null<FuncOp>(state->getParentOp());
   if (!func)
     return emitOpError("expects parent op 'func.func'");
