@@ -84,6 +84,9 @@ public:
   /// The name used in pipelines and as the onyx-opt flag.
   virtual StringRef getArgument() const = 0;
   virtual StringRef getDescription() const = 0;
+  /// The name shown in IR dumps, timing and statistics reports (`CSE`);
+  /// the argument unless a pass has a nicer one.
+  virtual StringRef getName() const { return getArgument(); }
   /// The op kind this pass runs on; nullopt for any op.
   std::optional<StringRef> getOpName() const { return opName; }
   /// A fresh instance with the same options, for nested pipelines.

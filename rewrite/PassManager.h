@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/AsmPrinter.h"
 #include "rewrite/Pass.h"
 
 namespace llvm {
@@ -58,9 +59,12 @@ public:
   struct IRPrinting {
     std::vector<std::string> beforePasses, afterPasses;
     bool afterAll = false;
-    /// Only print after a pass that changed the IR.
+    /// Only print after a pass that changed the IR; without afterAll or
+    /// afterPasses, print after every pass that changed it.
     bool afterChange = false;
     llvm::raw_ostream *os = nullptr;
+    /// How the dumped IR is printed (generic form, locations).
+    OpPrintingFlags printingFlags;
   };
   void enableIRPrinting(IRPrinting config);
   /// Prints a tree of wall times per pass when the run ends.

@@ -1,7 +1,8 @@
 //===- onyx-opt.cpp - Read, verify, transform and print IR ----------------===//
 //
-// The driver behind the lit tests: reads IR text, verifies it, and prints
-// it back, with mlir-opt's flags and behaviour (--split-input-file,
+// The driver behind the lit tests: reads IR text, verifies it, runs the
+// passes its flags name (rewrite/PassManagerOptions.h) and prints it back,
+// with mlir-opt's flags and behaviour (--split-input-file,
 // --verify-diagnostics, generic and debug-info printing) so that test files
 // and habits carry over. Each input chunk gets its own Context and source
 // manager, as in mlir-opt, so chunks cannot affect each other.
@@ -13,6 +14,10 @@
 #include "ir/Parser.h"
 #include "ir/SourceMgrDiagnostics.h"
 #include "ir/Verifier.h"
+#include "rewrite/PassManagerOptions.h"
+#include "rewrite/Passes.h"
+#include "test/dialect/TestDialect.h"
+#include "test/pass/TestPasses.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -93,7 +98,10 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("Verify the IR after parsing and after each pass"),
       cl::init(true), cl::cat(category));
 
-  cl::HideUnrelatedOptions(category);
+  std::vector<const cl::OptionCategory *> categories =
+      getPassManagerCLCategories();
+  categories.push_back(&category);
+  cl::HideUnrelatedOptions(categories);
   cl::ParseCommandLineOptions(argc, argv, "onyx modular optimizer driver\n");
 
   Options options;
@@ -111,8 +119,15 @@ static Options parseCommandLine(int argc, char **argv) {
   return options;
 }
 
-/// Parses, verifies and prints the IR of the main buffer of `sourceMgr`.
-/// Diagnostics go to whatever handler the caller installed in `ctx`.
+/// Builds the pipeline that the pass flags ask for.
+static LogicalResult buildPassManager(PassManager &pm, const Options &options) {
+  pm.enableVerifier(options.verifyEach);
+  return applyPassManagerCLOptions(pm, options.printingFlags, llvm::errs());
+}
+
+/// Parses, verifies, transforms and prints the IR of the main buffer of
+/// `sourceMgr`. Diagnostics go to whatever handler the caller installed in
+/// `ctx`.
 static LogicalResult runActions(const llvm::SourceMgr &sourceMgr, Context &ctx,
                                 llvm::raw_ostream &os, const Options &options) {
   OwningOpRef<ModuleOp> module = parseSourceFile(sourceMgr, &ctx);
@@ -120,7 +135,9 @@ static LogicalResult runActions(const llvm::SourceMgr &sourceMgr, Context &ctx,
     return failure();
   if (options.verifyEach && failed(verify(*module)))
     return failure();
-  // Pass pipelines will run here, verifying after each pass.
+  PassManager pm(&ctx);
+  if (failed(buildPassManager(pm, options)) || failed(pm.run(*module)))
+    return failure();
   module->print(os, options.printingFlags);
   os << '\n';
   return success();
@@ -136,6 +153,8 @@ static LogicalResult processBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   Context ctx;
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
+  // As in mlir-opt, the test dialect is always there for lit tests.
+  ctx.loadDialect<test::TestDialect>();
   if (!options.verifyDiagnostics) {
     SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
     return runActions(sourceMgr, ctx, os, options);
@@ -228,7 +247,18 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(StringRef filename) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerRewritePasses();
+  registerTestPasses();
+  registerPassManagerCLOptions();
   Options options = parseCommandLine(argc, argv);
+  // Bad pass flags are reported once, before any input is read, rather
+  // than once per input chunk.
+  {
+    Context ctx;
+    PassManager pm(&ctx);
+    if (failed(buildPassManager(pm, options)))
+      return 1;
+  }
   std::unique_ptr<llvm::MemoryBuffer> input = openInput(options.inputFilename);
   if (!input)
     return 1;

@@ -1,0 +1,21 @@
+// --help lists every registered pass with its description and options.
+// RUN: onyx-opt --help | FileCheck %s
+
+// CHECK:      Pass manager options:
+// CHECK-DAG:    --pass-pipeline=<pipeline>
+// CHECK-DAG:    --pass-statistics
+// CHECK-DAG:    --print-ir-after=<pass>
+// CHECK-DAG:    --print-ir-after-all
+// CHECK-DAG:    --print-ir-after-change
+// CHECK-DAG:    --print-ir-before=<pass>
+// CHECK-DAG:    --timing
+// CHECK:      Passes:
+// CHECK:        --canonicalize[=<options>] - {{.+}}
+// CHECK-NEXT:       max-iterations=<value> - {{.+}} (default: 10)
+// CHECK:        --cse - Eliminate common sub-expressions
+// CHECK-NEXT:   --dce - Erase operations without side effects whose results are unused
+// CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
+// CHECK:        --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
+// CHECK-NEXT:       annotate=<value> - Write the count into an attribute (default: false)
+// CHECK-NEXT:       attr-name=<value> - The attribute the count is written to (default: test.num_ops)
+// CHECK:      onyx-opt options:

@@ -1,0 +1,93 @@
+//===- TestPasses.cpp - Passes for testing the pass manager ---------------===//
+
+#include "test/pass/TestPasses.h"
+
+#include "ir/BuiltinOps.h"
+#include "rewrite/Pass.h"
+
+using namespace onyx;
+
+namespace {
+
+/// Fails with an error on the op it runs on.
+class TestPassFailure : public Pass {
+public:
+  StringRef getArgument() const override { return "test-pass-failure"; }
+  StringRef getDescription() const override {
+    return "Test pass: report an error and fail";
+  }
+  StringRef getName() const override { return "TestPassFailure"; }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<TestPassFailure>();
+  }
+  void runOnOperation() override {
+    getOperation()->emitError() << "test-pass-failure failed as asked";
+    signalPassFailure();
+  }
+};
+
+/// Erases the terminator of every function body, which leaves IR that the
+/// verifier rejects, and reports success as if nothing were wrong.
+class TestBreakIR : public Pass {
+public:
+  StringRef getArgument() const override { return "test-break-ir"; }
+  StringRef getDescription() const override {
+    return "Test pass: erase the terminators of function bodies, leaving "
+           "invalid IR";
+  }
+  StringRef getName() const override { return "TestBreakIR"; }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<TestBreakIR>();
+  }
+  void runOnOperation() override {
+    getOperation()->walkOps<FuncOp>([](FuncOp func) {
+      if (!func.isExternal())
+        if (Operation *terminator = func.front().getTerminator())
+          terminator->erase();
+    });
+  }
+};
+
+/// Runs on func.func only; counts the ops of each function and may write the
+/// count into an attribute of the function.
+class TestFuncCount : public Pass {
+public:
+  TestFuncCount() : Pass(FuncOp::getOperationName()) {}
+  StringRef getArgument() const override { return "test-func-count"; }
+  StringRef getDescription() const override {
+    return "Test pass on func.func: count the ops of each function";
+  }
+  StringRef getName() const override { return "TestFuncCount"; }
+  std::unique_ptr<Pass> clone() const override {
+    auto pass = std::make_unique<TestFuncCount>();
+    pass->annotate = annotate.getValue();
+    pass->attrName = attrName.getValue();
+    return pass;
+  }
+  void runOnOperation() override {
+    int64_t count = -1;
+    getOperation()->walk([&](Operation *) { ++count; });
+    numFuncs += 1;
+    numOps += count;
+    if (annotate)
+      getOperation()->setAttr(attrName.getValue(),
+                              Builder(getContext()).getI64IntegerAttr(count));
+  }
+
+private:
+  PassOption<bool> annotate{this, "annotate",
+                            "Write the count into an attribute", false};
+  PassOption<std::string> attrName{this, "attr-name",
+                                   "The attribute the count is written to",
+                                   "test.num_ops"};
+  PassStatistic numFuncs{this, "num-funcs", "Number of functions visited"};
+  PassStatistic numOps{this, "num-ops", "Number of operations counted"};
+};
+
+} // namespace
+
+void onyx::registerTestPasses() {
+  registerPass([] { return std::make_unique<TestPassFailure>(); });
+  registerPass([] { return std::make_unique<TestBreakIR>(); });
+  registerPass([] { return std::make_unique<TestFuncCount>(); });
+}
