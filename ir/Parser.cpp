@@ -778,6 +778,15 @@ const char *Parser::scanDialectBody(const char *ptr) {
   return ptr;
 }
 
+/// The text of a dialect symbol starting at `start` (`!ns.body<...>` or
+/// `!ns<body>`) whose parts parseDialectSymbol returned.
+static StringRef getDialectSymbolSpelling(const char *start, StringRef ns,
+                                          StringRef body) {
+  // In the form `!ns<body>`, the body is followed by the closing `>`.
+  bool verbose = start[1 + ns.size()] == '<';
+  return StringRef(start, body.end() + (verbose ? 1 : 0) - start);
+}
+
 ParseResult Parser::parseDialectSymbol(StringRef &ns, StringRef &body) {
   StringRef name = tok.getSpelling().drop_front();
   const char *end = tok.getEndPtr();
@@ -825,8 +834,7 @@ Type Parser::parseExtendedType() {
     return nullError(loc, "failed to parse type of dialect '" + ns + "'");
   }
   if (!ctx->allowsUnregisteredDialects()) {
-    return nullError(loc, "type '" +
-                              StringRef(loc, lexer.getCurPtr() - loc).rtrim() +
+    return nullError(loc, "type '" + getDialectSymbolSpelling(loc, ns, body) +
                               "' created with unregistered dialect '" + ns +
                               "'. If this is intended, use "
                               "--allow-unregistered-dialect");
@@ -992,7 +1000,7 @@ Attribute Parser::parseExtendedAttr() {
     return {};
   if (!ctx->allowsUnregisteredDialects()) {
     return nullError(loc, "attribute '" +
-                              StringRef(loc, lexer.getCurPtr() - loc).rtrim() +
+                              getDialectSymbolSpelling(loc, ns, body) +
                               "' created with unregistered dialect '" + ns +
                               "'. If this is intended, use "
                               "--allow-unregistered-dialect");
@@ -1852,10 +1860,16 @@ OpInfo *Parser::lookupGenericOpInfo(StringRef name, const char *loc) {
   if (OpInfo *info = ctx->lookupRegisteredOp(name))
     return info;
   StringRef ns = name.split('.').first;
-  if (ctx->getLoadedDialect(ns) || !ctx->allowsUnregisteredDialects()) {
+  if (ctx->getLoadedDialect(ns)) {
     return nullError(loc, "unregistered operation '" + name +
                               "' found in dialect ('" + ns +
                               "') that does not allow unknown operations");
+  }
+  if (!ctx->allowsUnregisteredDialects()) {
+    return nullError(loc, "operation '" + name + "' of unregistered dialect '" +
+                              ns +
+                              "'. If this is intended, use "
+                              "--allow-unregistered-dialect");
   }
   return ctx->getOrCreateOpInfo(name);
 }
