@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/onnx/OnnxDialect.h"
 #include "ir/AsmPrinter.h"
 #include "ir/Context.h"
 #include "ir/Parser.h"
@@ -155,6 +156,7 @@ static LogicalResult processBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
   // As in mlir-opt, the test dialect is always there for lit tests.
   ctx.loadDialect<test::TestDialect>();
+  ctx.loadDialect<onnx::OnnxDialect>();
   if (!options.verifyDiagnostics) {
     SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
     return runActions(sourceMgr, ctx, os, options);

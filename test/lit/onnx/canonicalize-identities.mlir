@@ -1,0 +1,167 @@
+// Floating-point identities of the elementwise ops: only those that hold in
+// IEEE arithmetic for every input (signed zeros, NaN, infinities) apply, as
+// in MLIR's arith dialect, and only where the result keeps the operand's
+// type. Constants move to the right of commutative ops.
+// RUN: onyx-opt %s --split-input-file --canonicalize | FileCheck %s
+
+// x + -0.0 is x, on either side.
+// CHECK-LABEL: func.func @add_negative_zero
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]]
+func.func @add_negative_zero(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %z = onnx.Constant dense<-0.0> : tensor<f32>
+  %0 = "onnx.Add"(%x, %z) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %1 = "onnx.Add"(%z, %x) : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// x + 0.0 is not x: -0.0 + 0.0 is +0.0. The constant only moves right.
+// CHECK-LABEL: func.func @add_positive_zero_kept
+// CHECK: %[[Z:.+]] = onnx.Constant dense<0.000000e+00>
+// CHECK: "onnx.Add"(%arg0, %[[Z]])
+// CHECK: "onnx.Add"(%arg0, %[[Z]])
+func.func @add_positive_zero_kept(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %z = onnx.Constant dense<0.0> : tensor<f32>
+  %0 = "onnx.Add"(%x, %z) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = "onnx.Add"(%z, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Integers have one zero: x + 0 is x.
+// CHECK-LABEL: func.func @add_integer_zero
+// CHECK-NEXT: return %arg0
+func.func @add_integer_zero(%x: tensor<4xi64>) -> tensor<4xi64> {
+  %z = onnx.Constant dense<0> : tensor<i64>
+  %0 = "onnx.Add"(%x, %z) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// An identity that broadcasts the operand to a larger shape is kept: the
+// result is not the operand.
+// CHECK-LABEL: func.func @add_negative_zero_broadcast
+// CHECK: "onnx.Add"
+func.func @add_negative_zero_broadcast(%x: tensor<3xf32>) -> tensor<2x3xf32> {
+  %z = onnx.Constant dense<-0.0> : tensor<2x3xf32>
+  %0 = "onnx.Add"(%x, %z) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// x - 0.0 is x; x - -0.0 is not (it maps -0.0 to +0.0); x - x is not 0 (NaN).
+// CHECK-LABEL: func.func @sub
+// CHECK-DAG: %[[NZ:.+]] = onnx.Constant dense<-0.000000e+00>
+// CHECK-DAG: %[[S1:.+]] = "onnx.Sub"(%arg0, %[[NZ]])
+// CHECK-DAG: %[[S2:.+]] = "onnx.Sub"(%arg0, %arg0)
+// CHECK: return %arg0, %[[S1]], %[[S2]]
+func.func @sub(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %z = onnx.Constant dense<0.0> : tensor<f32>
+  %nz = onnx.Constant dense<-0.0> : tensor<f32>
+  %0 = "onnx.Sub"(%x, %z) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = "onnx.Sub"(%x, %nz) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %2 = "onnx.Sub"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// x * 1 and 1 * x are x; x / 1 is x.
+// CHECK-LABEL: func.func @mul_div_one
+// CHECK-NEXT: return %arg0, %arg0, %arg0
+func.func @mul_div_one(%x: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf16>) {
+  %one = onnx.Constant dense<1.0> : tensor<1xf16>
+  %0 = "onnx.Mul"(%x, %one) : (tensor<4xf16>, tensor<1xf16>) -> tensor<4xf16>
+  %1 = "onnx.Mul"(%one, %x) : (tensor<1xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %2 = "onnx.Div"(%x, %one) : (tensor<4xf16>, tensor<1xf16>) -> tensor<4xf16>
+  return %0, %1, %2 : tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
+
+// -----
+
+// x * 0 is not 0 (NaN, infinities, -0.0 give other results); x * -1 and
+// 1 / x are kept as well, as MLIR's arith dialect keeps them.
+// CHECK-LABEL: func.func @mul_kept
+// CHECK: "onnx.Mul"(%arg0
+// CHECK: "onnx.Mul"(%arg0
+// CHECK: "onnx.Div"
+func.func @mul_kept(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %zero = onnx.Constant dense<0.0> : tensor<f32>
+  %minus = onnx.Constant dense<-1.0> : tensor<f32>
+  %one = onnx.Constant dense<1.0> : tensor<f32>
+  %0 = "onnx.Mul"(%x, %zero) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = "onnx.Mul"(%x, %minus) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %2 = "onnx.Div"(%one, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// -(-x) is x.
+// CHECK-LABEL: func.func @double_negation
+// CHECK-NEXT: return %arg0
+func.func @double_negation(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "onnx.Neg"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Neg"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// (-a) * (-b) is a * b and (-a) / (-b) is a / b; the negations die.
+// CHECK-LABEL: func.func @cancel_negations
+// CHECK-NEXT: %[[M:.+]] = "onnx.Mul"(%arg0, %arg1)
+// CHECK-NEXT: %[[D:.+]] = "onnx.Div"(%arg0, %arg1)
+// CHECK-NEXT: return %[[M]], %[[D]]
+func.func @cancel_negations(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %na = "onnx.Neg"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %nb = "onnx.Neg"(%b) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = "onnx.Mul"(%na, %nb) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Div"(%na, %nb) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A single negation stays.
+// CHECK-LABEL: func.func @one_negation_kept
+// CHECK: "onnx.Neg"
+// CHECK: "onnx.Mul"
+func.func @one_negation_kept(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %na = "onnx.Neg"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = "onnx.Mul"(%na, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Constants move to the right of commutative ops, not of the others.
+// CHECK-LABEL: func.func @constant_to_right
+// CHECK: %[[C:.+]] = onnx.Constant dense<2.000000e+00>
+// CHECK: "onnx.Mul"(%arg0, %[[C]])
+// CHECK: "onnx.Sub"(%[[C]], %arg0)
+// CHECK: "onnx.Equal"(%arg0, %[[C]])
+func.func @constant_to_right(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi1>) {
+  %c = onnx.Constant dense<2.0> : tensor<f32>
+  %0 = "onnx.Mul"(%c, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Sub"(%c, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "onnx.Equal"(%c, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Identity, and Clip without bounds, are no-ops.
+// CHECK-LABEL: func.func @identity
+// CHECK-NEXT: return %arg0, %arg0
+func.func @identity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  %0 = "onnx.Identity"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Clip"(%x, %none, %none) : (tensor<4xf32>, none, none) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
