@@ -720,7 +720,10 @@ private:
   }
 
   void printGenericOp(Operation *op) {
-    os << '"' << op->getName().getStringRef() << "\"(";
+    // Escaped like any string, so that a name with a quote, a backslash or
+    // an unprintable byte reads back the same.
+    printQuoted(op->getName().getStringRef(), os);
+    os << '(';
     printOperands(op->getOperands());
     os << ')';
     ArrayRef<NamedAttribute> attrs = op->getAttrs();
