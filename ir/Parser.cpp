@@ -1889,6 +1889,9 @@ Operation *Parser::parseGenericOperation(Block *block) {
     if (name.empty()) {
       return nullError("empty operation name is invalid");
     }
+    if (name.contains('\0')) {
+      return nullError("null character not allowed in operation name");
+    }
     cached = lookupGenericOpInfo(name, nameLoc);
     if (!cached) {
       opInfoCache.erase(tok.getSpelling());
