@@ -89,7 +89,9 @@ static void printMessage(llvm::SourceMgr &mgr, llvm::raw_ostream &os,
     mgr.PrintMessage(os, llvm::SMLoc(), kind, text);
     return;
   }
-  if (showSourceLine) {
+  // Line 0 names a whole file (an .onnx model has no lines): `file: error:`.
+  bool wholeFile = fileLoc.getLine() == 0;
+  if (showSourceLine && !wholeFile) {
     llvm::SMLoc smLoc = findSMLoc(mgr, fileLoc);
     if (smLoc.isValid()) {
       mgr.PrintMessage(os, smLoc, kind, message);
@@ -100,8 +102,9 @@ static void printMessage(llvm::SourceMgr &mgr, llvm::raw_ostream &os,
   // as text in front of the message.
   std::string position;
   llvm::raw_string_ostream positionOS(position);
-  positionOS << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-             << ":" << fileLoc.getColumn();
+  positionOS << fileLoc.getFilename().getValue();
+  if (!wholeFile)
+    positionOS << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
   llvm::SMDiagnostic(position, kind, message.str()).print(nullptr, os);
 }
 
