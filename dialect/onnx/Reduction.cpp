@@ -71,7 +71,10 @@ SmallVector<int64_t> getReducedShape(ArrayRef<int64_t> shape,
 }
 
 LogicalResult inferReduce(InferState &s) {
-  if (failed(s.checkNumeric(0)))
+  // Max and Min of bools are Or and And (opset 20).
+  ReduceKind kind = getKind(s.getDef().schema);
+  if ((kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
+      failed(s.checkNumeric(0)))
     return failure();
   const OpAttrs &attrs = s.getAttrs();
   bool keepDims = attrs.getInt("keepdims");
@@ -185,8 +188,6 @@ LogicalResult evalReduce(EvalState &s) {
                      [&] { return s.emitError(); });
   if (failed(reduced))
     return failure();
-  if (data.getElementType() == ElementType::Bool)
-    return s.unsupportedType(0);
   SmallVector<int64_t> outShape =
       getReducedShape(data.getShape(), *reduced, attrs.getInt("keepdims"));
   ElementType type = data.getElementType();

@@ -35,16 +35,16 @@ FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
     int64_t d = spec[i];
     if (d == -1) {
       if (inferred >= 0)
-        return emitError() << "shape has more than one -1";
+        return emitError() << "has more than one -1";
       inferred = i;
       out.push_back(-1);
       continue;
     }
     if (d < -1)
-      return emitError() << "shape has an invalid dimension " << d;
+      return emitError() << "has an invalid dimension " << d;
     if (d == 0 && !allowZero) {
       if (i >= in.size())
-        return emitError() << "shape copies dimension " << uint64_t(i)
+        return emitError() << "copies dimension " << uint64_t(i)
                            << " (0) that the input of rank "
                            << uint64_t(in.size()) << " does not have";
       d = in[i];
@@ -56,7 +56,7 @@ FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
       known *= d;
   }
   if (allowZero && inferred >= 0 && llvm::is_contained(spec, 0))
-    return emitError() << "shape with allowzero has both 0 and -1";
+    return emitError() << "has both 0 and -1 with allowzero";
   if (dynamic) {
     if (inferred >= 0)
       out[inferred] = ShapedType::kDynamic;
@@ -69,8 +69,8 @@ FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
                          << " elements do not divide by " << known;
     out[inferred] = total / known;
   } else if (known != total) {
-    return emitError() << "shape has " << known << " elements, the input "
-                       << total;
+    return emitError() << "asks for " << known
+                       << " elements, but the input has " << total;
   }
   return out;
 }
@@ -191,8 +191,9 @@ LogicalResult inferFlatten(InferState &s) {
   int64_t axis = s.getAttrs().getInt("axis");
   int64_t rank = s.getRank(0);
   // Flatten's axis may also be the rank itself (all dimensions outer).
-  if (failed(s.normalizeAxis(axis, rank + 1, "axis")))
-    return failure();
+  if (axis < -rank || axis > rank)
+    return s.emitAttrError("axis")
+           << axis << " is out of range for rank " << rank;
   if (axis < 0)
     axis += rank;
   s.addResult(computeFlatten(s.getShape(0), axis), s.getElementType(0));
