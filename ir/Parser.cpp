@@ -47,8 +47,6 @@ ParseResult OpAsmParser::resolveOperands(ArrayRef<UnresolvedOperand> operands,
   return success();
 }
 
-namespace {
-
 /// Nesting (regions, types, attributes, locations, dense lists) beyond this
 /// is rejected, which bounds the parser's stack use on any input.
 constexpr unsigned kMaxNestingDepth = 256;
@@ -62,14 +60,6 @@ constexpr size_t kMaxIntegerLiteralDigits = 20000;
 
 using UnresolvedOperand = OpAsmParser::UnresolvedOperand;
 using Delimiter = OpAsmParser::Delimiter;
-
-/// The values a name stands for: one per result of its op (a block
-/// argument has one). Slots used before their definition hold placeholders.
-struct SSANameEntry {
-  SmallVector<Value, 1> values;
-  /// Where the name was defined; null while only forward-referenced.
-  const char *defLoc = nullptr;
-};
 
 /// `%N` names (no leading zero) below this are kept in a vector.
 constexpr unsigned kMaxNumberedName = 1u << 18;
@@ -86,6 +76,16 @@ static int64_t getNameNumber(StringRef name) {
   }
   return number < kMaxNumberedName ? int64_t(number) : -1;
 }
+
+namespace {
+
+/// The values a name stands for: one per result of its op (a block
+/// argument has one). Slots used before their definition hold placeholders.
+struct SSANameEntry {
+  SmallVector<Value, 1> values;
+  /// Where the name was defined; null while only forward-referenced.
+  const char *defLoc = nullptr;
+};
 
 /// The SSA names of a region that is isolated from above (or of the top
 /// level), including those of the non-isolated regions nested in it.
@@ -369,6 +369,7 @@ private:
   SmallVector<DenseElement, 16> denseElements;
   SmallVector<char, 0> denseBuffer;
 };
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Parser: tokens and diagnostics
@@ -1341,7 +1342,7 @@ ParseResult Parser::unpackHexBits(const char *typeLoc, ShapedType type) {
     denseBuffer[0] = denseBuffer[0] != 0;
     return success();
   }
-  if (denseBuffer.size() != uint64_t(numElements + 7) / 8)
+  if (denseBuffer.size() != (uint64_t(numElements) + 7) / 8)
     return emitError(typeLoc, "elements hex data size is invalid for "
                               "provided type: '")
            << Type(type) << "'";
@@ -2008,6 +2009,8 @@ OpInfo *Parser::lookupCustomOpInfo(StringRef name, const char *loc) {
 //===----------------------------------------------------------------------===//
 
 /// What an op's parse hook sees: the parser's services, without the lexer.
+namespace {
+
 class CustomOpAsmParser final : public OpAsmParser {
 public:
   CustomOpAsmParser(Parser &parser, OpInfo *info)
@@ -2252,6 +2255,7 @@ private:
   Parser &parser;
   OpInfo *info;
 };
+} // namespace
 
 Operation *Parser::parseCustomOperation(Block *block) {
   const char *nameLoc = tok.getPtr();
@@ -2414,8 +2418,6 @@ Attribute Parser::parseStandaloneAttribute() {
   }
   return attr;
 }
-
-} // namespace
 
 OwningOpRef<ModuleOp> onyx::parseSourceFile(const llvm::SourceMgr &sourceMgr,
                                             Context *ctx) {
