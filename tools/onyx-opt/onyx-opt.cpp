@@ -5,11 +5,13 @@
 // with mlir-opt's flags and behaviour (--split-input-file,
 // --verify-diagnostics, generic and debug-info printing) so that test files
 // and habits carry over. Each input chunk gets its own Context and source
-// manager, as in mlir-opt, so chunks cannot affect each other.
+// manager, as in mlir-opt, so chunks cannot affect each other. ONNX models
+// (`.onnx`, or any input with --import-onnx) are imported instead of parsed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/import/Importer.h"
 #include "ir/AsmPrinter.h"
 #include "ir/Context.h"
 #include "ir/Parser.h"
@@ -24,6 +26,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +48,8 @@ struct Options {
   bool splitInputFile = false;
   bool verifyDiagnostics = false;
   bool verifyEach = true;
+  bool importOnnx = false;
+  onnx::ImportOptions importOptions;
   OpPrintingFlags printingFlags;
 };
 
@@ -98,6 +103,14 @@ static Options parseCommandLine(int argc, char **argv) {
       "verify-each",
       cl::desc("Verify the IR after parsing and after each pass"),
       cl::init(true), cl::cat(category));
+  static cl::opt<bool> importOnnx(
+      "import-onnx",
+      cl::desc("Read the input as an ONNX model (the default for .onnx files)"),
+      cl::cat(category));
+  static cl::opt<std::string> bindDims(
+      "bind-dims",
+      cl::desc("Sizes of the symbolic dimensions of an ONNX model"),
+      cl::value_desc("NAME=N,..."), cl::cat(category));
 
   std::vector<const cl::OptionCategory *> categories =
       getPassManagerCLCategories();
@@ -112,6 +125,15 @@ static Options parseCommandLine(int argc, char **argv) {
   options.splitInputFile = splitInputFile;
   options.verifyDiagnostics = verifyDiagnostics;
   options.verifyEach = verifyEach;
+  options.importOnnx =
+      importOnnx || llvm::sys::path::extension(inputFilename) == ".onnx";
+  std::string error;
+  if (failed(onnx::parseDimBindings(bindDims, options.importOptions.dimBindings,
+                                    error))) {
+    llvm::errs() << argv[0] << ": for the --bind-dims option: " << error
+                 << '\n';
+    std::exit(1);
+  }
   options.printingFlags.printGenericOpForm(printGeneric)
       .enableDebugInfo(printDebugInfo);
   // Left alone unless given, so the printer's default applies.
@@ -126,12 +148,25 @@ static LogicalResult buildPassManager(PassManager &pm, const Options &options) {
   return applyPassManagerCLOptions(pm, options.printingFlags, llvm::errs());
 }
 
-/// Parses, verifies, transforms and prints the IR of the main buffer of
+/// The IR of the main buffer of `sourceMgr`: parsed, or imported from ONNX.
+static OwningOpRef<ModuleOp> readModule(const llvm::SourceMgr &sourceMgr,
+                                        Context &ctx, const Options &options) {
+  if (!options.importOnnx)
+    return parseSourceFile(sourceMgr, &ctx);
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  return onnx::importOnnxBuffer(
+      buffer->getBuffer(), buffer->getBufferIdentifier(),
+      llvm::sys::path::parent_path(options.inputFilename), &ctx,
+      options.importOptions);
+}
+
+/// Reads, verifies, transforms and prints the IR of the main buffer of
 /// `sourceMgr`. Diagnostics go to whatever handler the caller installed in
 /// `ctx`.
 static LogicalResult runActions(const llvm::SourceMgr &sourceMgr, Context &ctx,
                                 llvm::raw_ostream &os, const Options &options) {
-  OwningOpRef<ModuleOp> module = parseSourceFile(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = readModule(sourceMgr, ctx, options);
   if (!module)
     return failure();
   if (options.verifyEach && failed(verify(*module)))

@@ -24,6 +24,16 @@ struct ImportOptions {
   /// Sizes for symbolic dimensions (`batch=1,seq=16`); unbound symbolic
   /// dimensions stay dynamic (`?`).
   llvm::StringMap<int64_t> dimBindings;
+  /// Shapes of the actual inputs, in the order of the function's arguments
+  /// (onyx-run knows them from the data it is given): each symbolic
+  /// dimension of an input is bound to the size in its place. A size that
+  /// contradicts the model or another binding is an error.
+  SmallVector<SmallVector<int64_t>> inputShapes;
+  /// Graph inputs imported as constants of these values instead of
+  /// function arguments: inputs that ops need as constants to infer their
+  /// shapes (a Reshape's shape, a ReduceSum's axes), which ONNX's node
+  /// tests feed as data.
+  llvm::StringMap<Tensor> constantInputs;
   /// Run the ONNX checker where the model's opset is one it knows.
   bool runChecker = true;
 };

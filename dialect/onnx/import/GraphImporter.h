@@ -1,0 +1,30 @@
+//===- GraphImporter.h - An ONNX graph to func.func @main -------*- C++ -*-===//
+//
+// Builds the module of an import from a parsed and checked model: graph
+// inputs (other than initializers) become the arguments of `func.func
+// @main`, initializers onnx.Constant ops, nodes onnx ops in graph order, and
+// graph outputs its results. Types come from the dialect's inference; the
+// types the model declares for its outputs and intermediate values are
+// checked against them.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/import/Importer.h"
+#include "dialect/onnx/import/TensorProto.h"
+
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
+namespace onyx::onnx {
+
+/// Imports the graph of `model`, whose ai.onnx opset is `opset`. Errors are
+/// reported at `fileLoc` or at the node concerned; `baseDir` is where
+/// external data lies.
+OwningOpRef<ModuleOp> importGraph(const pb::ModelProto &model, int64_t opset,
+                                  Context *ctx, Location fileLoc,
+                                  StringRef baseDir,
+                                  const ImportOptions &options);
+
+} // namespace onyx::onnx

@@ -1,0 +1,101 @@
+//===- ModelReader.cpp - Reading and checking ONNX protobufs --------------===//
+
+#include "dialect/onnx/import/ModelReader.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include "onnx/checker.h"
+#include "onnx/defs/schema.h"
+#include "onnx/onnx_pb.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <climits>
+
+namespace onyx::onnx {
+
+/// Parses `bytes` into `message`, up to protobuf's hard limit of 2 GB
+/// rather than its default of 64 MB, which real models exceed.
+static LogicalResult parseMessage(StringRef bytes,
+                                  google::protobuf::MessageLite &message,
+                                  Location loc, StringRef kind) {
+  if (bytes.empty())
+    return emitError(loc) << "not a valid " << kind << " (empty file)";
+  if (bytes.size() > size_t(INT_MAX))
+    return emitError(loc) << "not a valid " << kind
+                          << " (protobuf cannot read more than 2 GB; large "
+                             "weights must be stored as external data)";
+  google::protobuf::io::ArrayInputStream input(bytes.data(), int(bytes.size()));
+  google::protobuf::io::CodedInputStream coded(&input);
+  coded.SetTotalBytesLimit(INT_MAX);
+  if (!message.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    return emitError(loc) << "not a valid " << kind
+                          << " (protobuf parse failed)";
+  return success();
+}
+
+LogicalResult parseModel(StringRef bytes, pb::ModelProto &model, Location loc) {
+  if (failed(parseMessage(bytes, model, loc, "ONNX model")))
+    return failure();
+  // Protobuf accepts many byte strings (a prefix of a model cut at a field
+  // boundary, say) as a message with parts missing.
+  if (model.ir_version() <= 0)
+    return emitError(loc) << "not a valid ONNX model (no IR version)";
+  if (!model.has_graph())
+    return emitError(loc) << "not a valid ONNX model (no graph)";
+  return success();
+}
+
+LogicalResult parseTensor(StringRef bytes, pb::TensorProto &tensor,
+                          Location loc) {
+  return parseMessage(bytes, tensor, loc, "ONNX tensor");
+}
+
+/// Whether the installed ONNX library knows the model's IR version and the
+/// version of every opset the model imports.
+static bool checkerKnowsVersions(const pb::ModelProto &model) {
+  if (model.ir_version() > pb::IR_VERSION)
+    return false;
+  const auto &ranges =
+      pb::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  for (const pb::OperatorSetIdProto &opset : model.opset_import()) {
+    std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
+    auto it = ranges.find(domain);
+    if (it == ranges.end() || opset.version() > it->second.second)
+      return false;
+  }
+  return true;
+}
+
+/// The checker's messages span several lines (a node is printed in the
+/// middle); a diagnostic is one.
+static std::string joinLines(StringRef message) {
+  SmallVector<StringRef> words;
+  llvm::SplitString(message, words);
+  return llvm::join(words, " ");
+}
+
+LogicalResult checkModel(const pb::ModelProto &model, StringRef modelDir,
+                         Location loc) {
+  if (!checkerKnowsVersions(model))
+    return success();
+  try {
+    pb::checker::CheckerContext context;
+    context.set_ir_version(int(model.ir_version()));
+    std::unordered_map<std::string, int> opsets;
+    for (const pb::OperatorSetIdProto &opset : model.opset_import())
+      opsets[opset.domain()] = int(opset.version());
+    context.set_opset_imports(opsets);
+    context.set_model_dir(modelDir.str());
+    pb::checker::LexicalScopeContext scope;
+    pb::checker::check_graph(model.graph(), context, scope);
+    pb::checker::check_model_local_functions(model, context, scope);
+  } catch (const std::exception &e) {
+    return emitError(loc) << "the ONNX checker rejects the model: "
+                          << joinLines(e.what());
+  }
+  return success();
+}
+
+} // namespace onyx::onnx
