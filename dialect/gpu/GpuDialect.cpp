@@ -1,0 +1,94 @@
+//===- GpuDialect.cpp - The gpu dialect -----------------------------------===//
+#include "dialect/gpu/GpuDialect.h"
+#include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/GpuTypes.h"
+
+#include "ir/Parser.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace onyx::gpu {
+
+GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
+  addOperations<KernelOp, BufferOp, ViewOp, WeightOp, DispatchOp, CopyOp,
+                UploadOp, DownloadOp>();
+}
+
+/// Parses the element type of a view, reporting problems at `loc`: errors of
+/// the nested parser would otherwise point into a buffer the user never saw.
+static Type parseElementType(StringRef text, Location loc) {
+  Context *ctx = loc.getContext();
+  Type type;
+  {
+    ScopedDiagnosticCollector collector(ctx);
+    type = onyx::parseType(text, ctx);
+  }
+  if (!type || !(type.isIntOrIndex() || type.isFloat())) {
+    emitError(loc) << "invalid view element type '" << text << "'";
+    return {};
+  }
+  return type;
+}
+
+Type GpuDialect::parseType(StringRef body, Location loc) {
+  StringRef name = body.take_until([](char c) { return c == '<'; });
+  StringRef params = body.drop_front(name.size());
+  if (!params.consume_front("<") || !params.consume_back(">")) {
+    if (name == "buffer" || name == "view")
+      emitError(loc) << "expected '!gpu." << name << "<...>'";
+    else
+      emitError(loc) << "unknown gpu type '" << name << "'";
+    return {};
+  }
+  params = params.trim();
+  if (name == "buffer") {
+    uint64_t size;
+    if (params.getAsInteger(10, size)) {
+      emitError(loc) << "expected the size in bytes of '!gpu.buffer', got '"
+                     << params << "'";
+      return {};
+    }
+    return BufferType::get(getContext(), size);
+  }
+  if (name == "view") {
+    // `2x3xf32`: static dimensions, each followed by `x`, then the element.
+    SmallVector<int64_t, 4> shape;
+    while (!params.empty() && llvm::isDigit(params.front())) {
+      size_t digits = params.find_first_not_of("0123456789");
+      if (digits == StringRef::npos || params[digits] != 'x')
+        break;
+      int64_t dim;
+      if (params.take_front(digits).getAsInteger(10, dim)) {
+        emitError(loc) << "view dimension is too large";
+        return {};
+      }
+      shape.push_back(dim);
+      params = params.drop_front(digits + 1);
+    }
+    if (params.starts_with("?")) {
+      emitError(loc) << "views have static shapes";
+      return {};
+    }
+    Type elementType = parseElementType(params, loc);
+    if (!elementType)
+      return {};
+    return ViewType::get(shape, elementType);
+  }
+  emitError(loc) << "unknown gpu type '" << name << "'";
+  return {};
+}
+
+void GpuDialect::printType(Type type, llvm::raw_ostream &os) const {
+  if (auto buffer = dyn_cast<BufferType>(type)) {
+    os << "buffer<" << buffer.getSize() << '>';
+    return;
+  }
+  auto view = cast<ViewType>(type);
+  os << "view<";
+  for (int64_t dim : view.getShape())
+    os << dim << 'x';
+  os << view.getElementType() << '>';
+}
+
+} // namespace onyx::gpu

@@ -1,0 +1,234 @@
+//===- GpuOps.h - Operations of the gpu dialect -----------------*- C++ -*-===//
+//
+// A gpu-dialect module is what the runtime executes. Kernels live at module
+// level; a func.func takes host tensors and returns host tensors, and its
+// body says, in order, what the device does:
+//
+//   gpu.kernel @add(read, read, write) workgroup_size(64, 1, 1)
+//       push_constants(i32) spirv(dense<"0x03022307..."> : tensor<300xi32>)
+//   func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+//     %arena = gpu.buffer arena : !gpu.buffer<256>
+//     %weights = gpu.buffer weights : !gpu.buffer<64>
+//     %x = gpu.view %arena[0] : !gpu.buffer<256> to !gpu.view<16xf32>
+//     %y = gpu.view %arena[64] : !gpu.buffer<256> to !gpu.view<16xf32>
+//     %w = gpu.weight %weights[0] : !gpu.buffer<64> = dense<1.0> :
+//     tensor<16xf32> gpu.upload %arg0, %x : tensor<16xf32> to !gpu.view<16xf32>
+//     gpu.dispatch @add[1, 1, 1](%x, %w, %y) push(16 : i32)
+//         : !gpu.view<16xf32>, !gpu.view<16xf32>, !gpu.view<16xf32>
+//     %r = gpu.download %y : !gpu.view<16xf32> to tensor<16xf32>
+//     return %r : tensor<16xf32>
+//   }
+//
+// Contract with kernel generators (checked by the verifiers below):
+// - A kernel binds storage buffers at set 0, bindings 0..N-1, in the order
+//   of the dispatch's operands; `readonly` in GLSL is `read`, `writeonly` is
+//   `write`, neither is `read_write`.
+// - Push constants are 32-bit scalars (i32, si32, ui32, f32) packed in order,
+//   4 bytes each, as GLSL lays out a block of such scalars.
+// - Workgroup counts may exceed the device's per-dimension limit: the runtime
+//   then issues the grid in pieces with a base workgroup id, so kernels must
+//   index with gl_WorkGroupID / gl_GlobalInvocationID and must not use
+//   gl_NumWorkGroups (it is the size of the current piece). Kernels must
+//   bounds-check the last, partial workgroup themselves.
+// - Views bound to a dispatch start at a multiple of the target's
+//   min_storage_buffer_offset_alignment and are at most
+//   max_storage_buffer_range bytes long.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/gpu/GpuTypes.h"
+
+#include "ir/Builder.h"
+#include "ir/OpAsm.h"
+
+#include <array>
+
+namespace onyx::gpu {
+
+/// How a kernel uses one of its bindings.
+enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
+StringRef stringifyAccess(Access access);
+std::optional<Access> symbolizeAccess(StringRef name);
+inline bool isReadable(Access a) { return uint8_t(a) & uint8_t(Access::Read); }
+inline bool isWritable(Access a) { return uint8_t(a) & uint8_t(Access::Write); }
+
+/// A compute kernel: SPIR-V with one entry point and its interface.
+class KernelOp : public Op<KernelOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.kernel"; }
+  static constexpr OpTrait traits = OpTrait::Symbol;
+
+  static void build(OpBuilder &builder, OperationState &state, StringRef name,
+                    ArrayRef<Access> bindings,
+                    std::array<uint32_t, 3> workgroupSize,
+                    ArrayRef<Type> pushConstantTypes, ArrayRef<uint32_t> spirv,
+                    StringRef entryPoint = "main");
+
+  StringRef getSymName();
+  StringRef getEntryPoint();
+  std::array<uint32_t, 3> getWorkgroupSize();
+  unsigned getNumBindings();
+  Access getBindingAccess(unsigned i);
+  SmallVector<Type> getPushConstantTypes();
+  /// Bytes of the push-constant block.
+  uint32_t getPushConstantsSize();
+  ArrayRef<uint32_t> getSpirv();
+
+  /// The part of verify() that the accessors above rely on.
+  LogicalResult verifyInterface();
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// What a buffer holds: intermediate tensors at planned offsets, or the
+/// weights, uploaded once when the module is loaded and never written.
+enum class BufferKind : uint8_t { Arena, Weights };
+
+/// A device buffer of the function (`!gpu.buffer<size>`).
+class BufferOp : public Op<BufferOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.buffer"; }
+
+  static void build(OpBuilder &builder, OperationState &state, BufferKind kind,
+                    uint64_t size);
+
+  BufferKind getKind();
+  BufferType getType();
+
+  /// Besides its own attributes, checks that no two allocations in the
+  /// buffer overlap while both are live (BufferLiveness.h).
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// A tensor in a byte range of a buffer or of another view (an alias: a
+/// reshape, or a slice, of the same memory).
+class ViewOp : public Op<ViewOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.view"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value source,
+                    uint64_t offset, ViewType type);
+
+  Value getSource() { return state->getOperand(0); }
+  /// Bytes from the start of the source.
+  uint64_t getOffset();
+  ViewType getType();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// A constant tensor placed in a weights buffer.
+class WeightOp : public Op<WeightOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.weight"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value buffer,
+                    uint64_t offset, DenseElementsAttr value);
+
+  Value getBuffer() { return state->getOperand(0); }
+  uint64_t getOffset();
+  DenseElementsAttr getValue();
+  ViewType getType();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// Runs a kernel over a grid of workgroups with views bound to its bindings.
+class DispatchOp : public Op<DispatchOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.dispatch"; }
+
+  static void build(OpBuilder &builder, OperationState &state, StringRef kernel,
+                    std::array<uint64_t, 3> workgroups, ValueRange bindings,
+                    ArrayRef<Attribute> pushConstants = {});
+
+  StringRef getKernelName();
+  /// The kernel in the nearest enclosing symbol table; null if missing.
+  KernelOp lookupKernel();
+  std::array<uint64_t, 3> getWorkgroupCounts();
+  OperandRange getBindings() { return state->getOperands(); }
+  ArrayRef<Attribute> getPushConstants();
+  /// The push constants as the kernel reads them (little-endian, packed).
+  SmallVector<char> getPushConstantBytes();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// Copies the bytes of one view into another of the same size.
+class CopyOp : public Op<CopyOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.copy"; }
+
+  static void build(OpBuilder &builder, OperationState &state, Value source,
+                    Value target);
+  Value getSource() { return state->getOperand(0); }
+  Value getTarget() { return state->getOperand(1); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// Copies a function argument (a host tensor) into a view.
+class UploadOp : public Op<UploadOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.upload"; }
+
+  static void build(OpBuilder &builder, OperationState &state, Value source,
+                    Value target);
+  Value getSource() { return state->getOperand(0); }
+  Value getTarget() { return state->getOperand(1); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// Reads a view back to the host as a tensor the function returns.
+class DownloadOp : public Op<DownloadOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.download"; }
+
+  static void build(OpBuilder &builder, OperationState &state, Value source);
+  Value getSource() { return state->getOperand(0); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// Where a view's bytes are: a gpu.buffer and a byte range in it.
+struct MemoryRange {
+  BufferOp buffer;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t end() const { return offset + size; }
+  bool overlaps(const MemoryRange &o) const {
+    return buffer == o.buffer && offset < o.end() && o.offset < end();
+  }
+};
+/// Follows views and weights to their buffer; nullopt if `view` is not
+/// (transitively) defined on a gpu.buffer.
+std::optional<MemoryRange> getMemoryRange(Value view);
+
+} // namespace onyx::gpu

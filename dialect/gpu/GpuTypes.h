@@ -1,0 +1,46 @@
+//===- GpuTypes.h - Types of the gpu dialect --------------------*- C++ -*-===//
+//
+//   !gpu.buffer<4096>      a device buffer of 4096 bytes (the arena, or the
+//                          weights)
+//   !gpu.view<2x3xf32>     a tensor stored densely, row-major, in a range of
+//                          a buffer
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Types.h"
+
+namespace onyx::gpu {
+
+/// Which of the gpu dialect's types a dialect type storage holds.
+enum class GpuTypeKind : unsigned { Buffer, View };
+
+class BufferType : public Type {
+public:
+  using Type::Type;
+  static BufferType get(Context *ctx, uint64_t size);
+  /// Size in bytes.
+  uint64_t getSize() const;
+  static bool classof(Type t);
+};
+
+class ViewType : public Type {
+public:
+  using Type::Type;
+  /// `tensorType` must have a static shape.
+  static ViewType get(RankedTensorType tensorType);
+  static ViewType get(ArrayRef<int64_t> shape, Type elementType) {
+    return get(RankedTensorType::get(shape, elementType));
+  }
+  RankedTensorType getTensorType() const;
+  ArrayRef<int64_t> getShape() const { return getTensorType().getShape(); }
+  Type getElementType() const { return getTensorType().getElementType(); }
+  /// Bytes the tensor occupies.
+  uint64_t getSizeInBytes() const;
+  static bool classof(Type t);
+};
+
+/// Bytes a buffer or view occupies; 0 for other types.
+uint64_t getMemorySize(Type type);
+
+} // namespace onyx::gpu

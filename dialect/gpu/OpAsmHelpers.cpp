@@ -1,0 +1,52 @@
+//===- OpAsmHelpers.cpp - Pieces of the gpu ops' custom forms -------------===//
+#include "dialect/gpu/OpAsmHelpers.h"
+
+#include "ir/Attributes.h"
+
+namespace onyx::gpu::detail {
+
+ParseResult parseInteger(OpAsmParser &parser, int64_t &value) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  Attribute attr;
+  if (parser.parseAttribute(attr))
+    return failure();
+  auto intAttr = dyn_cast<IntegerAttr>(attr);
+  if (!intAttr || intAttr.getValue().getSignificantBits() > 64)
+    return parser.emitError(loc, "expected an integer");
+  value = intAttr.getInt();
+  return success();
+}
+
+ParseResult parseOffset(OpAsmParser &parser, int64_t &offset) {
+  // The parser has no square-bracket primitive; `[N]` is an array literal.
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  Attribute attr;
+  if (parser.parseAttribute(attr))
+    return failure();
+  auto list = dyn_cast<ArrayAttr>(attr);
+  if (!list || list.size() != 1 || !isa<IntegerAttr>(list[0]))
+    return parser.emitError(loc, "expected '[' byte offset ']'");
+  offset = cast<IntegerAttr>(list[0]).getInt();
+  return success();
+}
+
+ParseResult parseIntegerTuple(OpAsmParser &parser, unsigned count,
+                              SmallVectorImpl<int64_t> &values) {
+  if (parser.parseLParen())
+    return failure();
+  for (unsigned i = 0; i < count; ++i) {
+    int64_t value;
+    if ((i && parser.parseComma()) || parseInteger(parser, value))
+      return failure();
+    values.push_back(value);
+  }
+  return parser.parseRParen();
+}
+
+void printIntegerTuple(OpAsmPrinter &p, ArrayRef<int64_t> values) {
+  p << "(";
+  llvm::interleaveComma(values, p.getStream());
+  p << ")";
+}
+
+} // namespace onyx::gpu::detail

@@ -1,0 +1,210 @@
+//===- Device.cpp - A logical Vulkan device with one compute queue --------===//
+#include "runtime/Device.h"
+
+#include "ir/Diagnostics.h"
+
+namespace onyx::runtime {
+
+LogicalResult checkVk(VkResult result, StringRef call, Location loc) {
+  if (result == VK_SUCCESS)
+    return success();
+  return emitError(loc) << call << " failed: " << getResultName(result);
+}
+
+FailureOr<std::unique_ptr<Device>> Device::create(const Instance &instance,
+                                                  const DeviceInfo &info) {
+  std::unique_ptr<Device> device(new Device(instance, info));
+  if (failed(device->init()))
+    return failure();
+  return device;
+}
+
+Device::~Device() {
+  if (!device)
+    return;
+  api.vkDeviceWaitIdle(device);
+  if (pipelineCache)
+    api.vkDestroyPipelineCache(device, pipelineCache, nullptr);
+  if (fence)
+    api.vkDestroyFence(device, fence, nullptr);
+  if (commandPool)
+    api.vkDestroyCommandPool(device, commandPool, nullptr);
+  api.vkDestroyDevice(device, nullptr);
+}
+
+LogicalResult Device::init() {
+  Location loc = UnknownLoc::get(getContext());
+  // Enable the optional features onyx knows (gpu::Feature) that the device
+  // has; nothing else, since features such as robust buffer access cost
+  // speed.
+  auto has12 = makeVkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto has11 = makeVkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &has12);
+  auto has = makeVkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has11);
+  api.vkGetPhysicalDeviceFeatures2(info.handle, &has);
+
+  auto use12 = makeVkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  use12.shaderFloat16 = has12.shaderFloat16;
+  use12.shaderInt8 = has12.shaderInt8;
+  use12.storageBuffer8BitAccess = has12.storageBuffer8BitAccess;
+  use12.vulkanMemoryModel = has12.vulkanMemoryModel;
+  use12.vulkanMemoryModelDeviceScope = has12.vulkanMemoryModelDeviceScope;
+  auto use11 = makeVkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &use12);
+  use11.storageBuffer16BitAccess = has11.storageBuffer16BitAccess;
+  auto use = makeVkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &use11);
+  use.features.shaderFloat64 = has.features.shaderFloat64;
+  use.features.shaderInt64 = has.features.shaderInt64;
+  use.features.shaderInt16 = has.features.shaderInt16;
+
+  float priority = 1.0f;
+  auto queueInfo = makeVkStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  queueInfo.queueFamilyIndex = info.queueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  auto createInfo = makeVkStruct<VkDeviceCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &use);
+  createInfo.queueCreateInfoCount = 1;
+  createInfo.pQueueCreateInfos = &queueInfo;
+  if (failed(checkVk(
+          api.vkCreateDevice(info.handle, &createInfo, nullptr, &device),
+          "vkCreateDevice", loc)))
+    return failure();
+  std::string error;
+  if (failed(api.loadDevice(device, error)))
+    return emitError(loc) << error;
+  api.vkGetDeviceQueue(device, info.queueFamily, 0, &queue);
+  instance.getApi().vkGetPhysicalDeviceMemoryProperties(info.handle,
+                                                        &memoryProperties);
+
+  auto poolInfo = makeVkStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  poolInfo.queueFamilyIndex = info.queueFamily;
+  auto fenceInfo =
+      makeVkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  auto cacheInfo = makeVkStruct<VkPipelineCacheCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+  if (failed(checkVk(
+          api.vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
+          "vkCreateCommandPool", loc)) ||
+      failed(checkVk(api.vkCreateFence(device, &fenceInfo, nullptr, &fence),
+                     "vkCreateFence", loc)) ||
+      failed(checkVk(api.vkCreatePipelineCache(device, &cacheInfo, nullptr,
+                                               &pipelineCache),
+                     "vkCreatePipelineCache", loc)))
+    return failure();
+  return success();
+}
+
+std::optional<uint32_t>
+Device::findMemoryType(uint32_t allowed, VkMemoryPropertyFlags required,
+                       VkMemoryPropertyFlags preferred) const {
+  std::optional<uint32_t> found;
+  for (uint32_t i = 0; i < memoryProperties.memoryTypeCount; ++i) {
+    VkMemoryPropertyFlags flags = memoryProperties.memoryTypes[i].propertyFlags;
+    if (!(allowed & (1u << i)) || (flags & required) != required)
+      continue;
+    if ((flags & preferred) == preferred)
+      return i;
+    if (!found)
+      found = i;
+  }
+  return found;
+}
+
+Buffer::~Buffer() {
+  const VulkanApi &api = device.getApi();
+  if (mapped)
+    api.vkUnmapMemory(device.getHandle(), memory);
+  if (buffer)
+    api.vkDestroyBuffer(device.getHandle(), buffer, nullptr);
+  if (memory)
+    api.vkFreeMemory(device.getHandle(), memory, nullptr);
+}
+
+FailureOr<std::unique_ptr<Buffer>>
+Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
+  std::unique_ptr<Buffer> result(new Buffer(*this));
+  result->size = std::max<uint64_t>(size, 1);
+  auto bufferInfo =
+      makeVkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  bufferInfo.size = result->size;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkMemoryPropertyFlags required = 0, preferred = 0;
+  switch (kind) {
+  case MemoryKind::Device:
+    bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    break;
+  case MemoryKind::Upload:
+    bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    break;
+  case MemoryKind::Readback:
+    bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    break;
+  }
+  if (failed(checkVk(
+          api.vkCreateBuffer(device, &bufferInfo, nullptr, &result->buffer),
+          "vkCreateBuffer", loc)))
+    return failure();
+  VkMemoryRequirements needs;
+  api.vkGetBufferMemoryRequirements(device, result->buffer, &needs);
+  std::optional<uint32_t> type =
+      findMemoryType(needs.memoryTypeBits, required, preferred);
+  if (!type)
+    return emitError(loc) << "the device has no memory type for a buffer of "
+                          << size << " bytes";
+  auto allocInfo = makeVkStruct<VkMemoryAllocateInfo>(
+      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  allocInfo.allocationSize = needs.size;
+  allocInfo.memoryTypeIndex = *type;
+  if (failed(checkVk(
+          api.vkAllocateMemory(device, &allocInfo, nullptr, &result->memory),
+          "vkAllocateMemory", loc)) ||
+      failed(checkVk(
+          api.vkBindBufferMemory(device, result->buffer, result->memory, 0),
+          "vkBindBufferMemory", loc)))
+    return failure();
+  if (kind != MemoryKind::Device) {
+    void *ptr = nullptr;
+    if (failed(checkVk(
+            api.vkMapMemory(device, result->memory, 0, VK_WHOLE_SIZE, 0, &ptr),
+            "vkMapMemory", loc)))
+      return failure();
+    result->mapped = static_cast<char *>(ptr);
+  }
+  return result;
+}
+
+LogicalResult Device::submitAndWait(VkCommandBuffer commands,
+                                    Location loc) const {
+  auto submit = makeVkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  if (failed(checkVk(api.vkResetFences(device, 1, &fence), "vkResetFences",
+                     loc)) ||
+      failed(checkVk(api.vkQueueSubmit(queue, 1, &submit, fence),
+                     "vkQueueSubmit", loc)))
+    return failure();
+  // Generous: a large model on a CPU device takes minutes, but a hung
+  // device must not hang the caller forever.
+  constexpr uint64_t kTimeoutNs = 30ull * 60 * 1000 * 1000 * 1000;
+  VkResult result = api.vkWaitForFences(device, 1, &fence, VK_TRUE, kTimeoutNs);
+  if (result == VK_TIMEOUT)
+    return emitError(loc) << "the device did not finish within 30 minutes";
+  return checkVk(result, "vkWaitForFences", loc);
+}
+
+} // namespace onyx::runtime

@@ -1,0 +1,96 @@
+//===- Device.h - A logical Vulkan device with one compute queue -*- C++
+//-*-===//
+//
+// Owns the VkDevice (with the optional features of gpu::Feature enabled
+// where the device has them), its compute queue, a command pool, a fence to
+// wait for submissions and the pipeline cache that every loaded module's
+// pipelines go through. Buffer is a VkBuffer with its own memory.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Instance.h"
+
+namespace onyx::runtime {
+
+class Device;
+
+/// Where a buffer lives and what it is for.
+enum class MemoryKind {
+  /// Device memory for storage buffers and copies.
+  Device,
+  /// Host memory the device copies from (inputs, weights).
+  Upload,
+  /// Host memory the device copies into (outputs).
+  Readback,
+};
+
+class Buffer {
+public:
+  ~Buffer();
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+
+  VkBuffer getHandle() const { return buffer; }
+  uint64_t getSize() const { return size; }
+  /// The host address of an Upload or Readback buffer.
+  char *getMapped() const { return mapped; }
+
+private:
+  friend class Device;
+  explicit Buffer(const Device &device) : device(device) {}
+
+  const Device &device;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint64_t size = 0;
+  char *mapped = nullptr;
+};
+
+class Device {
+public:
+  static FailureOr<std::unique_ptr<Device>> create(const Instance &instance,
+                                                   const DeviceInfo &info);
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  const DeviceInfo &getInfo() const { return info; }
+  const gpu::TargetDesc &getTarget() const { return info.target; }
+  const VulkanApi &getApi() const { return api; }
+  Context *getContext() const { return instance.getContext(); }
+  VkDevice getHandle() const { return device; }
+  VkPipelineCache getPipelineCache() const { return pipelineCache; }
+  VkCommandPool getCommandPool() const { return commandPool; }
+
+  /// A buffer of `size` bytes (at least one); failures are reported at
+  /// `loc`, the op the buffer is for.
+  FailureOr<std::unique_ptr<Buffer>>
+  createBuffer(uint64_t size, MemoryKind kind, Location loc) const;
+  /// Submits `commands` and waits until the device has run them.
+  LogicalResult submitAndWait(VkCommandBuffer commands, Location loc) const;
+
+private:
+  Device(const Instance &instance, const DeviceInfo &info)
+      : instance(instance), info(info), api(instance.getApi()) {}
+  LogicalResult init();
+  std::optional<uint32_t> findMemoryType(uint32_t allowed,
+                                         VkMemoryPropertyFlags required,
+                                         VkMemoryPropertyFlags preferred) const;
+
+  const Instance &instance;
+  DeviceInfo info;
+  /// A copy with the device-level functions of this device.
+  VulkanApi api;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memoryProperties;
+};
+
+/// Reports a failed Vulkan call at `loc`; success otherwise.
+LogicalResult checkVk(VkResult result, StringRef call, Location loc);
+
+} // namespace onyx::runtime
