@@ -6,13 +6,15 @@
 // before producers, so a dead chain dies in one sweep); top-down seeds in
 // reverse pre-order so that ops are popped in program order.
 //
-// Everything the driver remembers about an op lives in one hash-map record
-// (worklist slot, version, cached failures), so each IR change costs a few
-// lookups and a run stays linear in the size of the IR. An op's version
+// Everything the driver remembers about an op lives in one record (queued
+// or not, version, cached failures) in a vector; the worklist holds record
+// indices, so visiting an op needs no hash lookup and each IR change costs
+// a few, and a run stays linear in the size of the IR. An op's version
 // moves whenever it, its operands, the producers of its operands or the
 // users of its results change; a pattern that failed on an op is not tried
-// again until the version moves. Records are dropped when the rewriter
-// announces an erasure, before the memory can be reused by a new op.
+// again until the version moves. A record is retired (never reused) when
+// the rewriter announces the erasure of its op, before the memory can be
+// reused by a new op.
 //
 // Constants produced by folding are materialized once per (dialect, value,
 // type) in each isolated region, at the start of its entry block, in
@@ -173,19 +175,21 @@ private:
 // The driver
 //===----------------------------------------------------------------------===//
 
-constexpr uint32_t kNotQueued = ~0u;
 constexpr uint32_t kNoVersion = ~0u;
 
 /// What the driver knows about one op.
 struct OpRecord {
-  /// Index in the worklist, or kNotQueued.
-  uint32_t worklistPos = kNotQueued;
+  explicit OpRecord(Operation *op) : op(op) {}
+  /// Null once the op is erased; the record is never reused, so worklist
+  /// entries that still name it are simply skipped.
+  Operation *op;
+  bool queued = false;
+  bool foldFailed = false;
   uint32_t version = 0;
   /// The version at which the failures below were seen.
   uint32_t cachedVersion = kNoVersion;
   /// How many of the op's patterns, in order, failed at cachedVersion.
   uint32_t numFailedPatterns = 0;
-  bool foldFailed = false;
 };
 
 class GreedyDriver final : public PatternRewriter::Listener {
@@ -204,7 +208,9 @@ public:
 
 private:
   void seed();
-  void push(Operation *op);
+  /// The index of `op`'s record, created on first use.
+  uint32_t getId(Operation *op);
+  void push(uint32_t id);
   void pushReversePreOrder(Region &region);
   void clearWorklist();
   /// Queues `op` and its ancestors below the root (whose patterns may
@@ -213,17 +219,16 @@ private:
   void enqueue(Operation *op);
   /// Moves the version of `op` without queueing it.
   void invalidate(Operation *op);
-  OpRecord &getRecord(Operation *op) { return records[op]; }
   void resetCacheIfStale(OpRecord &record);
 
   void processWorklist();
-  void processOp(Operation *op);
+  void processOp(uint32_t id);
   bool isTriviallyDead(Operation *op);
   /// Registers a constant the folder has not seen; returns true if it was
   /// replaced by an equal one.
   bool adoptConstant(Operation *op);
-  bool tryFold(Operation *op);
-  void applyPatterns(Operation *op);
+  bool tryFold(uint32_t id);
+  void applyPatterns(uint32_t id);
   bool simplifyRegions();
 
   bool rewriteLimitReached() const {
@@ -245,8 +250,11 @@ private:
   PatternRewriter rewriter;
   ConstantTable constants;
 
-  std::vector<Operation *> worklist;
-  llvm::DenseMap<Operation *, OpRecord> records;
+  /// Records live in a vector so that the worklist holds indices and most
+  /// steps need no hash lookup; the map finds an op's record.
+  std::vector<OpRecord> records;
+  llvm::DenseMap<Operation *, uint32_t> recordIds;
+  std::vector<uint32_t> worklist;
   /// While seeding, every op gets queued by the walk itself; notifications
   /// then only move versions so that the walk decides the order.
   bool seeding = false;
@@ -262,12 +270,19 @@ private:
 // Worklist and records
 //===----------------------------------------------------------------------===//
 
-void GreedyDriver::push(Operation *op) {
-  OpRecord &record = getRecord(op);
-  if (record.worklistPos != kNotQueued)
+uint32_t GreedyDriver::getId(Operation *op) {
+  auto [it, inserted] = recordIds.try_emplace(op, records.size());
+  if (inserted)
+    records.emplace_back(op);
+  return it->second;
+}
+
+void GreedyDriver::push(uint32_t id) {
+  OpRecord &record = records[id];
+  if (record.queued)
     return;
-  record.worklistPos = worklist.size();
-  worklist.push_back(op);
+  record.queued = true;
+  worklist.push_back(id);
 }
 
 void GreedyDriver::pushReversePreOrder(Region &region) {
@@ -275,14 +290,13 @@ void GreedyDriver::pushReversePreOrder(Region &region) {
     for (Operation &op : llvm::reverse(block)) {
       for (Region &nested : llvm::reverse(op.getRegions()))
         pushReversePreOrder(nested);
-      push(&op);
+      push(getId(&op));
     }
 }
 
 void GreedyDriver::clearWorklist() {
-  for (Operation *op : worklist)
-    if (op)
-      getRecord(op).worklistPos = kNotQueued;
+  for (uint32_t id : worklist)
+    records[id].queued = false;
   worklist.clear();
 }
 
@@ -294,16 +308,17 @@ void GreedyDriver::enqueue(Operation *op) {
     chain.push_back(cur);
   }
   for (Operation *cur : chain) {
-    ++getRecord(cur).version;
+    uint32_t id = getId(cur);
+    ++records[id].version;
     if (!seeding)
-      push(cur);
+      push(id);
   }
 }
 
 void GreedyDriver::invalidate(Operation *op) {
-  auto it = records.find(op);
-  if (it != records.end())
-    ++it->second.version;
+  auto it = recordIds.find(op);
+  if (it != recordIds.end())
+    ++records[it->second].version;
 }
 
 void GreedyDriver::resetCacheIfStale(OpRecord &record) {
@@ -332,7 +347,7 @@ void GreedyDriver::seed() {
       pushReversePreOrder(region);
   } else {
     for (Region &region : root->getRegions())
-      region.walk([&](Operation *op) { push(op); });
+      region.walk([&](Operation *op) { push(getId(op)); });
   }
 }
 
@@ -374,12 +389,13 @@ void GreedyDriver::notifyOperationErased(Operation *op) {
   for (Value operand : op->getOperands())
     if (Operation *producer = getProducer(operand))
       enqueue(producer);
-  auto it = records.find(op);
-  if (it == records.end())
+  auto it = recordIds.find(op);
+  if (it == recordIds.end())
     return;
-  if (it->second.worklistPos != kNotQueued)
-    worklist[it->second.worklistPos] = nullptr;
-  records.erase(it);
+  OpRecord &record = records[it->second];
+  record.op = nullptr;
+  record.queued = false;
+  recordIds.erase(it);
 }
 
 //===----------------------------------------------------------------------===//
@@ -388,12 +404,13 @@ void GreedyDriver::notifyOperationErased(Operation *op) {
 
 void GreedyDriver::processWorklist() {
   while (!worklist.empty()) {
-    Operation *op = worklist.back();
+    uint32_t id = worklist.back();
     worklist.pop_back();
-    if (!op)
+    OpRecord &record = records[id];
+    if (!record.op)
       continue;
-    getRecord(op).worklistPos = kNotQueued;
-    processOp(op);
+    record.queued = false;
+    processOp(id);
     if (limitReached || checkFailed)
       return;
   }
@@ -412,7 +429,8 @@ bool GreedyDriver::isTriviallyDead(Operation *op) {
             }).wasInterrupted();
 }
 
-void GreedyDriver::processOp(Operation *op) {
+void GreedyDriver::processOp(uint32_t id) {
+  Operation *op = records[id].op;
   if (config.enableDCE && isTriviallyDead(op)) {
     trace("erase", op->getName(), op->getLoc());
     rewriter.eraseOp(op);
@@ -428,10 +446,10 @@ void GreedyDriver::processOp(Operation *op) {
       limitReached = true;
       return;
     }
-    if (tryFold(op))
+    if (tryFold(id))
       return;
   }
-  applyPatterns(op);
+  applyPatterns(id);
 }
 
 bool GreedyDriver::adoptConstant(Operation *op) {
@@ -447,12 +465,11 @@ bool GreedyDriver::adoptConstant(Operation *op) {
   return true;
 }
 
-bool GreedyDriver::tryFold(Operation *op) {
-  {
-    OpRecord &record = getRecord(op);
-    if (record.cachedVersion == record.version && record.foldFailed)
-      return false;
-  }
+bool GreedyDriver::tryFold(uint32_t id) {
+  Operation *op = records[id].op;
+  if (records[id].cachedVersion == records[id].version &&
+      records[id].foldFailed)
+    return false;
   SmallVector<Attribute, 4> constantOperands;
   for (Value operand : op->getOperands()) {
     Operation *producer = operand.getDefiningOp();
@@ -461,7 +478,7 @@ bool GreedyDriver::tryFold(Operation *op) {
   }
   SmallVector<OpFoldResult, 2> folded;
   auto markFailed = [&] {
-    OpRecord &record = getRecord(op);
+    OpRecord &record = records[id];
     resetCacheIfStale(record);
     record.foldFailed = true;
     return false;
@@ -518,16 +535,14 @@ bool GreedyDriver::tryFold(Operation *op) {
   return true;
 }
 
-void GreedyDriver::applyPatterns(Operation *op) {
+void GreedyDriver::applyPatterns(uint32_t id) {
+  Operation *op = records[id].op;
   ArrayRef<const RewritePattern *> candidates =
       patterns.getPatterns(op->getName());
   size_t first = 0;
-  {
-    OpRecord &record = getRecord(op);
-    if (record.cachedVersion == record.version) {
-      first = record.numFailedPatterns;
-      result.numCachedFailures += first;
-    }
+  if (records[id].cachedVersion == records[id].version) {
+    first = records[id].numFailedPatterns;
+    result.numCachedFailures += first;
   }
   for (size_t i = first, e = candidates.size(); i != e; ++i) {
     if (rewriteLimitReached()) {
@@ -556,7 +571,9 @@ void GreedyDriver::applyPatterns(Operation *op) {
         trace("apply pattern '" + getPatternName(pattern) + "' to", name, loc);
       return;
     }
-    OpRecord &record = getRecord(op);
+    // Patterns may create records (even failing ones, if buggy): index
+    // again rather than keep a reference across the call.
+    OpRecord &record = records[id];
     resetCacheIfStale(record);
     if (record.numFailedPatterns == i)
       record.numFailedPatterns = i + 1;

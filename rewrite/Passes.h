@@ -10,8 +10,6 @@
 
 namespace onyx {
 
-/// `canonicalize`: canonicalization patterns, folding and DCE to a fixpoint.
-std::unique_ptr<Pass> createCanonicalizerPass();
 /// `canonicalize`: canonicalization patterns of the loaded dialects,
 /// folding and DCE, to a fixpoint.
 std::unique_ptr<Pass> createCanonicalizerPass();
