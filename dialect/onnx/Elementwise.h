@@ -1,5 +1,4 @@
-//===- Elementwise.h - The elementwise op table, for kernel generators -*- C++
-//-*-===//
+//===- Elementwise.h - The elementwise op table for kernels -----*- C++ -*-===//
 //
 // Elementwise onnx ops differ only in their scalar function, so they are
 // rows of one table (Elementwise.cpp). This header exposes what a kernel
@@ -8,9 +7,13 @@
 //
 // Shader expressions use `$0`, `$1`, ... for the operands (already converted
 // to the computation type: float for f16/bf16/f32, double for f64, int/uint
-// for integers, bool), and `$alpha`, `$beta`, `$gamma` for the float
-// attributes of the op. Functions GLSL lacks are written as `onyx_erf`,
-// `onyx_tanh_gelu`, ... that the generator defines.
+// for integers, bool) and `$name` for the value of the op's attribute `name`
+// (with its default applied): a float literal for `alpha`, `beta`, `gamma`,
+// an integer for `fmod`, the string itself for `approximate`, so that
+// `onyx_gelu_$approximate` names `onyx_gelu_none` or `onyx_gelu_tanh`.
+// Functions GLSL lacks (`onyx_erf`, `onyx_mod`, `onyx_gelu_*`) are the
+// generator's to define. Variadic rows give the expression combining two
+// operands; Mean then divides by the operand count.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

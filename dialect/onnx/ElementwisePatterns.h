@@ -1,5 +1,4 @@
-//===- ElementwisePatterns.h - Folds and patterns of elementwise ops -*- C++
-//-*-===//
+//===- ElementwisePatterns.h - Elementwise folds, patterns ------*- C++ -*-===//
 //
 // The folds and canonicalization patterns that the rows of the elementwise
 // table (Elementwise.cpp) name. Floating-point identities follow IEEE

@@ -1,5 +1,4 @@
-//===- OpSchema.h - What each onnx op takes: operands, attributes -*- C++
-//-*-===//
+//===- OpSchema.h - Operands and attributes of each onnx op -----*- C++ -*-===//
 //
 // The public description of every supported onnx op: its operands and
 // results (required, optional, variadic), its attributes with their types

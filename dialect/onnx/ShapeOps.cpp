@@ -1,5 +1,4 @@
-//===- ShapeOps.cpp - Constant, Shape, Size, ConstantOfShape, Range, Dropout
-//===//
+//===- ShapeOps.cpp - Constants, shapes, Range, Dropout -------------------===//
 //
 // The ops that make constants or compute on shapes. Shape and Size of a
 // statically shaped tensor fold to constants even though their operand is
