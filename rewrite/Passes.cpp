@@ -5,6 +5,7 @@
 using namespace onyx;
 
 void onyx::registerRewritePasses() {
+  registerPass(createCanonicalizerPass);
   registerPass(createCSEPass);
   registerPass(createDCEPass);
   registerPass(createSymbolDCEPass);
