@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/gpu/GpuDialect.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/import/Importer.h"
 #include "ir/AsmPrinter.h"
@@ -192,6 +193,7 @@ static LogicalResult processBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   // As in mlir-opt, the test dialect is always there for lit tests.
   ctx.loadDialect<test::TestDialect>();
   ctx.loadDialect<onnx::OnnxDialect>();
+  ctx.loadDialect<gpu::GpuDialect>();
   if (!options.verifyDiagnostics) {
     SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
     return runActions(sourceMgr, ctx, os, options);
