@@ -228,8 +228,16 @@ Token Lexer::lexNumber(const char *start) {
   return formToken(Token::Float, start);
 }
 
+/// Whether a character needs a look inside a string literal; the others
+/// are skipped in a tight loop (hex constants can be megabytes long).
+static bool isStringSpecial(char c) {
+  return c == '"' || c == '\\' || c == '\n' || c == '\v' || c == '\f';
+}
+
 Token Lexer::lexString(const char *start) {
   while (true) {
+    while (curPtr != bufferEnd && !isStringSpecial(*curPtr))
+      ++curPtr;
     if (curPtr == bufferEnd)
       return formError(curPtr, "expected '\"' in string literal");
     switch (*curPtr++) {

@@ -1356,15 +1356,34 @@ ParseResult Parser::unpackHexBits(const char *typeLoc, ShapedType type) {
 
 ParseResult Parser::decodeHexElements(const Token &str, const char *typeLoc,
                                       ShapedType type) {
-  StringRef hex = str.getStringValue(stringStorage);
-  if (!hex.consume_front("0x") || hex.size() % 2 != 0 ||
-      !llvm::all_of(hex, llvm::isHexDigit))
+  // The digits as written: escapes are no hex digits.
+  StringRef hex = str.getSpelling().drop_front().drop_back();
+  auto invalid = [&] {
     return emitError(str.getPtr(), "expected string containing hex digits "
                                    "starting with `0x`");
+  };
+  if (!hex.consume_front("0x") || hex.size() % 2 != 0)
+    return invalid();
+  // Decoded and checked in one pass: weights can be megabytes of hex.
+  static const std::array<uint8_t, 256> digitValues = [] {
+    std::array<uint8_t, 256> values;
+    values.fill(0xFF);
+    for (int c = 0; c < 256; ++c)
+      if (llvm::isHexDigit(char(c)))
+        values[c] = llvm::hexDigitValue(char(c));
+    return values;
+  }();
   denseBuffer.resize(hex.size() / 2);
-  for (size_t i = 0, e = denseBuffer.size(); i < e; ++i)
-    denseBuffer[i] = char(llvm::hexDigitValue(hex[2 * i]) * 16 +
-                          llvm::hexDigitValue(hex[2 * i + 1]));
+  const uint8_t *digits = reinterpret_cast<const uint8_t *>(hex.data());
+  uint8_t bad = 0;
+  for (size_t i = 0, e = denseBuffer.size(); i < e; ++i) {
+    uint8_t high = digitValues[digits[2 * i]],
+            low = digitValues[digits[2 * i + 1]];
+    bad |= high | low;
+    denseBuffer[i] = char(high << 4 | low);
+  }
+  if (bad & 0xF0)
+    return invalid();
   if (type.getElementType().isInteger(1))
     return unpackHexBits(typeLoc, type);
   bool isSplat;
