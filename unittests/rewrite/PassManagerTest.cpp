@@ -160,6 +160,17 @@ TEST_F(PassManagerTest, PrintsParsedPipelines) {
   EXPECT_EQ(roundTrip("any(cse)", "any"), "any(cse)");
 }
 
+TEST_F(PassManagerTest, PrintsTheCanonicalizerWithAllItsOptions) {
+  std::string printed = roundTrip(
+      "builtin.module(func.func(canonicalize{max-iterations=3},cse))");
+  EXPECT_EQ(printed.find("builtin.module(func.func(canonicalize{"), 0u)
+      << printed;
+  EXPECT_NE(printed.find("max-iterations=3 "), std::string::npos) << printed;
+  EXPECT_NE(printed.find("top-down=true"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("},cse))"), std::string::npos) << printed;
+  EXPECT_EQ(roundTrip(printed), printed);
+}
+
 TEST_F(PassManagerTest, PrintsEveryOptionAndParsesItBack) {
   std::string printed =
       roundTrip("builtin.module(test-options{count=-4 flag label=\"a b\"})");

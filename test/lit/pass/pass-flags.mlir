@@ -4,6 +4,7 @@
 // RUN: onyx-opt %s --test-func-count=annotate=true --cse | FileCheck %s --check-prefix=BEFORE
 // RUN: onyx-opt %s --cse --test-func-count="annotate=1 attr-name=count" | FileCheck %s --check-prefix=AFTER
 // RUN: onyx-opt %s --cse --test-func-count --pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=ORDER
+// RUN: onyx-opt %s --canonicalize="max-iterations=3 top-down=false" --cse --pass-statistics 2>&1 | FileCheck %s --check-prefix=CANON
 // RUN: not onyx-opt %s --test-func-count=colour=red 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not onyx-opt %s --cse --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not onyx-opt %s --cse --print-ir-after=nope 2>&1 | FileCheck %s --check-prefix=BADNAME
@@ -14,6 +15,12 @@
 // ORDER:      CSE
 // ORDER:      'func.func' Pipeline
 // ORDER-NEXT:   TestFuncCount
+
+// CANON:      Canonicalizer
+// CANON:      CSE
+// CANON-NEXT:   (S) 1 num-cse'd
+// CANON:      %[[X:.+]] = "test.add"(%arg0, %arg0)
+// CANON-NEXT: "test.mul"(%[[X]], %[[X]])
 
 // BADOPT: error: --test-func-count=colour=red: no such option 'colour'; valid options of 'test-func-count': annotate, attr-name
 // BOTH: error: --pass-pipeline can't be combined with pass flags such as --cse
