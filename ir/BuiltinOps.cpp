@@ -84,8 +84,10 @@ void ModuleOp::print(OpAsmPrinter &p) {
   }
   p.printOptionalAttrDictWithKeyword(state->getAttrs(), {"sym_name"});
   p << " ";
+  // The body has no terminator to leave implicit: print every op, even a
+  // terminator that ended up there (in IR that does not verify).
   p.printRegion(state->getRegion(0), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
+                /*printBlockTerminators=*/true);
 }
 
 ParseResult ModuleOp::parse(OpAsmParser &parser, OperationState &result) {
