@@ -20,3 +20,6 @@ config.substitutions.append(
     ("%shared", os.path.join(os.path.dirname(config.onyx_src_root), "shared")))
 # The Python running lit, for RUN lines that generate inputs.
 config.substitutions.append(("%python", sys.executable))
+# ONNX's backend test data of ONNX 1.12 (Debian's libonnx-testdata).
+config.substitutions.append(
+    ("%libonnx_testdata", "/usr/share/libonnx-testdata/data"))

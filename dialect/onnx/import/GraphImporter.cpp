@@ -78,7 +78,9 @@ private:
   /// their size, others are dynamic.
   SmallVector<int64_t> convertShape(const pb::TensorShapeProto &shape);
   FailureOr<RankedTensorType> convertInputType(const pb::ValueInfoProto &info);
-  LogicalResult checkDeclaredType(StringRef name, Value value);
+  LogicalResult checkDeclaredType(StringRef name,
+                                  const pb::ValueInfoProto &info, Value value);
+  LogicalResult checkDeclaredTypes(StringRef name, Value value);
 
   FailureOr<Value> lookupValue(const std::string &name);
   LogicalResult importNode(const pb::NodeProto &node);
@@ -102,7 +104,7 @@ private:
   /// The same for graph inputs given values (ImportOptions::constantInputs).
   llvm::StringMap<DenseElementsAttr> constantInputs;
   /// Types the model declares for outputs and intermediate values.
-  llvm::StringMap<const pb::ValueInfoProto *> declared;
+  llvm::StringMap<SmallVector<const pb::ValueInfoProto *, 1>> declared;
   llvm::StringMap<int64_t> bindings;
   /// Symbolic dimensions the model uses, bound or not.
   llvm::StringSet<> symbols;
@@ -243,16 +245,22 @@ GraphImporter::convertInputType(const pb::ValueInfoProto &info) {
                                getIRType(ctx, *elementType));
 }
 
-LogicalResult GraphImporter::checkDeclaredType(StringRef name, Value value) {
-  const pb::ValueInfoProto *info = declared.lookup(name);
-  if (!info)
-    return success();
+LogicalResult GraphImporter::checkDeclaredTypes(StringRef name, Value value) {
+  for (const pb::ValueInfoProto *info : declared.lookup(name))
+    if (failed(checkDeclaredType(name, *info, value)))
+      return failure();
+  return success();
+}
+
+LogicalResult GraphImporter::checkDeclaredType(StringRef name,
+                                               const pb::ValueInfoProto &info,
+                                               Value value) {
   auto actual = cast<RankedTensorType>(value.getType());
   auto mismatch = [&](const llvm::Twine &what) {
     return emitError(fileLoc) << "'" << name << "' is declared " << what
                               << ", but its value has type " << Type(actual);
   };
-  const pb::TypeProto &type = info->type();
+  const pb::TypeProto &type = info.type();
   if (!type.has_tensor_type())
     return mismatch(("as " + describeTypeKind(type)).str());
   const pb::TypeProto::Tensor &tensor = type.tensor_type();
@@ -321,8 +329,8 @@ std::string GraphImporter::describeUnboundDimensions() const {
   if (unbound.empty())
     return {};
   llvm::sort(unbound);
-  return "symbolic dimensions not bound to sizes, which keep the shapes "
-         "computed from them from being constants: " +
+  return "shapes computed from symbolic dimensions without a size are not "
+         "constants; bind these to sizes: " +
          llvm::join(unbound, ", ");
 }
 
@@ -368,7 +376,7 @@ LogicalResult GraphImporter::importNode(const pb::NodeProto &node) {
     if (!values.try_emplace(output, (*results)[i]).second ||
         initializers.count(output))
       return emitError(fileLoc) << "'" << output << "' is defined twice";
-    if (failed(checkDeclaredType(output, (*results)[i])))
+    if (failed(checkDeclaredTypes(output, (*results)[i])))
       return failure();
   }
   return success();
@@ -388,7 +396,7 @@ LogicalResult GraphImporter::importOutputs(FuncOp func) {
     if (failed(value))
       return failure();
     // A node's outputs were checked when it was imported.
-    if (!computed && failed(checkDeclaredType(output.name(), *value)))
+    if (!computed && failed(checkDeclaredTypes(output.name(), *value)))
       return failure();
     results.push_back(*value);
     resultTypes.push_back(value->getType());
@@ -430,9 +438,9 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     return nullptr;
   }
   for (const pb::ValueInfoProto &info : graph.value_info())
-    declared[info.name()] = &info;
+    declared[info.name()].push_back(&info);
   for (const pb::ValueInfoProto &info : graph.output())
-    declared[info.name()] = &info;
+    declared[info.name()].push_back(&info);
   if (failed(bindDimensions()))
     return nullptr;
 
