@@ -80,6 +80,10 @@ private:
 class Pass {
 public:
   virtual ~Pass();
+  /// Options and statistics register themselves with their pass, so a
+  /// copied pass would point at the original's: clone() makes new ones.
+  Pass(const Pass &) = delete;
+  Pass &operator=(const Pass &) = delete;
 
   /// The name used in pipelines and as the onyx-opt flag.
   virtual StringRef getArgument() const = 0;
