@@ -4,7 +4,8 @@
 // Owns the VkDevice (with the optional features of gpu::Feature enabled
 // where the device has them), its compute queue, a command pool, a fence to
 // wait for submissions and the pipeline cache that every loaded module's
-// pipelines go through. Buffer is a VkBuffer with its own memory.
+// pipelines go through. Buffer is a VkBuffer with its own memory. A Device
+// and what is loaded on it are used from one thread at a time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

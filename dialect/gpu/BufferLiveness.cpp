@@ -19,7 +19,7 @@ FailureOr<BufferLiveness> BufferLiveness::analyze(BufferOp buffer) {
   for (Operation *user : buffer->getUsers()) {
     bool placesAllocation = isWeights ? isa<WeightOp>(user) : isa<ViewOp>(user);
     std::optional<MemoryRange> range;
-    if (placesAllocation)
+    if (placesAllocation && user->getNumResults() == 1)
       range = getMemoryRange(user->getResult(0));
     if (!range)
       continue;
@@ -36,7 +36,8 @@ FailureOr<BufferLiveness> BufferLiveness::analyze(BufferOp buffer) {
           return use->emitOpError()
                  << "uses memory of a gpu.buffer defined in another block";
         if (isa<ViewOp>(use)) {
-          worklist.push_back(use->getResult(0));
+          if (use->getNumResults() == 1)
+            worklist.push_back(use->getResult(0));
           continue;
         }
         unsigned pos = positions.lookup(use);

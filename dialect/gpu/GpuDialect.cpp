@@ -6,6 +6,7 @@
 #include "ir/Parser.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace onyx::gpu {
@@ -73,6 +74,14 @@ Type GpuDialect::parseType(StringRef body, Location loc) {
     Type elementType = parseElementType(params, loc);
     if (!elementType)
       return {};
+    // Byte sizes and offsets are computed in 64 bits; keep them exact.
+    int64_t bytes = getElementByteSize(elementType);
+    for (int64_t dim : shape) {
+      if (llvm::MulOverflow(bytes, dim, bytes)) {
+        emitError(loc) << "view of more than 2^63 bytes";
+        return {};
+      }
+    }
     return ViewType::get(shape, elementType);
   }
   emitError(loc) << "unknown gpu type '" << name << "'";
