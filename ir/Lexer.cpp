@@ -98,8 +98,20 @@ void Lexer::resetPointer(const char *ptr) {
 }
 
 std::pair<unsigned, unsigned> Lexer::getLineAndColumn(const char *ptr) const {
-  if (ptr >= lineStart)
+  if (ptr >= lineStart && ptr <= curPtr)
     return {line, unsigned(ptr - lineStart) + 1};
+  if (ptr > curPtr) {
+    // Ahead of the lexer, in text the parser scans itself (dialect bodies).
+    unsigned ptrLine = line;
+    const char *start = lineStart;
+    for (const char *p = lineStart; p < ptr; ++p) {
+      if (*p == '\n') {
+        ++ptrLine;
+        start = p + 1;
+      }
+    }
+    return {ptrLine, unsigned(ptr - start) + 1};
+  }
   unsigned ptrLine = line - std::count(ptr, lineStart, '\n');
   const char *start = ptr;
   while (start > bufferBegin && start[-1] != '\n')

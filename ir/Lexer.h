@@ -90,8 +90,8 @@ public:
   const char *getCurPtr() const { return curPtr; }
   const char *getBufferEnd() const { return bufferEnd; }
 
-  /// 1-based line and column of `ptr`, which must not lie after the
-  /// current position. Cheap for positions on the current line.
+  /// 1-based line and column of `ptr`, a position in the buffer. Cheap for
+  /// positions on the current line.
   std::pair<unsigned, unsigned> getLineAndColumn(const char *ptr) const;
 
   /// Where the last Error token's problem is, and what it is.
