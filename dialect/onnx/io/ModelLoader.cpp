@@ -1,0 +1,48 @@
+//===- ModelLoader.cpp - An ONNX model ready to run -----------------------===//
+
+#include "dialect/onnx/io/ModelLoader.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/import/Importer.h"
+
+#include "ir/Context.h"
+#include "rewrite/PassManager.h"
+#include "rewrite/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace onyx;
+using namespace onyx::onnx;
+
+OwningOpRef<ModuleOp>
+onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
+                          const ModelLoadOptions &options) {
+  ctx->loadDialect<OnnxDialect>();
+  ImportOptions importOptions;
+  importOptions.dimBindings = options.dimBindings;
+  for (const Tensor &input : inputs)
+    importOptions.inputShapes.emplace_back(input.getShape());
+
+  OwningOpRef<ModuleOp> module = importOnnxFile(path, ctx, importOptions);
+  if (!module)
+    return nullptr;
+  if (options.irDump) {
+    *options.irDump << "// -----// IR Dump After ONNX import (import-onnx) "
+                       "//----- //\n";
+    module->print(*options.irDump);
+    *options.irDump << "\n\n";
+  }
+
+  PassManager pm(ctx);
+  if (options.irDump) {
+    PassManager::IRPrinting printing;
+    printing.afterAll = true;
+    printing.os = options.irDump;
+    pm.enableIRPrinting(std::move(printing));
+  }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (failed(pm.run(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,40 @@
+//===- ModelLoader.h - An ONNX model ready to run ---------------*- C++ -*-===//
+//
+// The front half of onyx-run, shared by every backend and by the
+// conformance runner: import an ONNX model with its symbolic dimensions
+// bound (from the user, else from the shapes of the actual inputs, so that
+// shape computations fold and later stages see static shapes), then
+// canonicalize and CSE it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/Tensor.h"
+
+#include "ir/BuiltinOps.h"
+#include "ir/OwningOpRef.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace onyx::onnx {
+
+struct ModelLoadOptions {
+  /// Sizes of symbolic dimensions chosen by the user; the others are taken
+  /// from the inputs.
+  llvm::StringMap<int64_t> dimBindings;
+  /// Where to print the IR after the import and after each pass, if set.
+  llvm::raw_ostream *irDump = nullptr;
+};
+
+/// Imports the model at `path` for running on `inputs` (the graph inputs
+/// in order; fewer or none leaves those dimensions to the user's bindings)
+/// and canonicalizes it. Null after reporting errors through `ctx`.
+OwningOpRef<ModuleOp> loadOnnxModel(StringRef path, Context *ctx,
+                                    ArrayRef<Tensor> inputs,
+                                    const ModelLoadOptions &options);
+
+} // namespace onyx::onnx

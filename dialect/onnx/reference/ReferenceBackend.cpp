@@ -1,0 +1,110 @@
+//===- ReferenceBackend.cpp - Running onnx-dialect functions on the CPU ---===//
+
+#include "dialect/onnx/reference/ReferenceBackend.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/io/SignatureCheck.h"
+#include "dialect/onnx/io/TensorLiteral.h"
+
+#include "ir/Operation.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace onyx;
+using namespace onyx::onnx;
+
+namespace {
+
+/// The live tensors of a run, each dropped once its last user has run so
+/// that peak memory is that of the live values, not of all of them.
+class ValueTable {
+public:
+  void define(Value value, Tensor tensor) {
+    unsigned numUses = std::distance(value.use_begin(), value.use_end());
+    if (numUses == 0)
+      return;
+    tensors[value] = std::move(tensor);
+    remainingUses[value] = numUses;
+  }
+  const Tensor &lookup(Value value) const {
+    return tensors.find(value)->second;
+  }
+  /// Called once per use of `value` after its user ran.
+  void release(Value value) {
+    if (--remainingUses[value] == 0)
+      tensors.erase(value);
+  }
+
+private:
+  llvm::DenseMap<Value, Tensor> tensors;
+  llvm::DenseMap<Value, unsigned> remainingUses;
+};
+
+} // namespace
+
+/// Evaluates one op of the onnx dialect into `outputs`.
+static LogicalResult evaluateOp(Operation &op, const ValueTable &values,
+                                SmallVectorImpl<Tensor> &outputs) {
+  StringRef name = op.getName().getStringRef();
+  if (name == "onnx.NoValue") {
+    outputs.push_back(Tensor());
+    return success();
+  }
+  if (name == "onnx.Constant") {
+    DenseElementsAttr attr = getConstantValue(op.getResult(0));
+    std::optional<Tensor> tensor = attr ? Tensor::fromAttr(attr) : std::nullopt;
+    if (!tensor)
+      return op.emitOpError("holds a value the reference backend cannot read");
+    outputs.push_back(std::move(*tensor));
+    return success();
+  }
+  SmallVector<Tensor> inputs;
+  for (Value operand : op.getOperands())
+    inputs.push_back(values.lookup(operand));
+  return evaluate(&op, inputs, outputs);
+}
+
+FailureOr<SmallVector<Tensor>>
+onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return func.emitOpError("has no body with one block to run");
+  Block &body = func.front();
+  ValueTable values;
+  for (auto [arg, tensor] : llvm::zip_equal(body.getArguments(), inputs))
+    values.define(arg, tensor);
+
+  for (Operation &op : body) {
+    if (op.hasTrait(OpTrait::ReturnLike)) {
+      SmallVector<Tensor> results;
+      for (Value operand : op.getOperands())
+        results.push_back(values.lookup(operand));
+      return results;
+    }
+    if (op.getName().getDialectNamespace() != "onnx" || !op.isRegistered() ||
+        op.getNumRegions() != 0)
+      return op.emitOpError("cannot run on the reference backend");
+
+    SmallVector<Tensor> outputs;
+    if (failed(evaluateOp(op, values, outputs)))
+      return failure();
+    if (outputs.size() != op.getNumResults())
+      return op.emitOpError("evaluated to ")
+             << unsigned(outputs.size()) << " results instead of "
+             << op.getNumResults();
+    for (auto [i, result, tensor] : llvm::enumerate(op.getResults(), outputs)) {
+      // An absent tensor is what an optional output like onnx.NoValue's is.
+      bool fits = isa<NoneType>(result.getType())
+                      ? !tensor
+                      : tensor && matchesType(tensor, result.getType());
+      if (!fits)
+        return op.emitOpError("result ")
+               << unsigned(i) << " evaluated to "
+               << (tensor ? formatShapeAndType(tensor) : "no tensor")
+               << " but its type is " << result.getType();
+      values.define(result, std::move(tensor));
+    }
+    for (Value operand : op.getOperands())
+      values.release(operand);
+  }
+  return func.emitOpError("has no terminator");
+}
