@@ -1,5 +1,4 @@
-//===- Device.h - A logical Vulkan device with one compute queue -*- C++
-//-*-===//
+//===- Device.h - A Vulkan device with one compute queue --------*- C++ -*-===//
 //
 // Owns the VkDevice (with the optional features of gpu::Feature enabled
 // where the device has them), its compute queue, a command pool, a fence to

@@ -1,5 +1,4 @@
-//===- KernelPipeline.h - A gpu.kernel as a Vulkan compute pipeline -*- C++
-//-*-===//
+//===- KernelPipeline.h - A gpu.kernel as a compute pipeline ----*- C++ -*-===//
 //
 // One per kernel a loaded function dispatches, created once at load time
 // through the device's pipeline cache: the shader module, a descriptor set

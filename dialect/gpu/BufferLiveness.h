@@ -1,5 +1,4 @@
-//===- BufferLiveness.h - Allocations in a buffer and their lifetimes -*- C++
-//-*-===//
+//===- BufferLiveness.h - Allocations and their lifetimes -------*- C++ -*-===//
 //
 // An allocation is a gpu.view placed directly on an arena, or a gpu.weight
 // placed on a weights buffer; views of views are aliases of the allocation

@@ -7,12 +7,13 @@
 //   gpu.kernel @add(read, read, write) workgroup_size(64, 1, 1)
 //       push_constants(i32) spirv(dense<"0x03022307..."> : tensor<300xi32>)
 //   func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
-//     %arena = gpu.buffer arena : !gpu.buffer<256>
+//     %arena = gpu.buffer arena : !gpu.buffer<512>
 //     %weights = gpu.buffer weights : !gpu.buffer<64>
-//     %x = gpu.view %arena[0] : !gpu.buffer<256> to !gpu.view<16xf32>
-//     %y = gpu.view %arena[64] : !gpu.buffer<256> to !gpu.view<16xf32>
-//     %w = gpu.weight %weights[0] : !gpu.buffer<64> = dense<1.0> :
-//     tensor<16xf32> gpu.upload %arg0, %x : tensor<16xf32> to !gpu.view<16xf32>
+//     %x = gpu.view %arena[0] : !gpu.buffer<512> to !gpu.view<16xf32>
+//     %y = gpu.view %arena[256] : !gpu.buffer<512> to !gpu.view<16xf32>
+//     %w = gpu.weight %weights[0] : !gpu.buffer<64>
+//         = dense<1.0> : tensor<16xf32>
+//     gpu.upload %arg0, %x : tensor<16xf32> to !gpu.view<16xf32>
 //     gpu.dispatch @add[1, 1, 1](%x, %w, %y) push(16 : i32)
 //         : !gpu.view<16xf32>, !gpu.view<16xf32>, !gpu.view<16xf32>
 //     %r = gpu.download %y : !gpu.view<16xf32> to tensor<16xf32>
@@ -30,6 +31,8 @@
 //   index with gl_WorkGroupID / gl_GlobalInvocationID and must not use
 //   gl_NumWorkGroups (it is the size of the current piece). Kernels must
 //   bounds-check the last, partial workgroup themselves.
+// - Memory a kernel writes is bound once: a kernel that updates a tensor in
+//   place takes it as one `read_write` binding.
 // - Views bound to a dispatch start at a multiple of the target's
 //   min_storage_buffer_offset_alignment and are at most
 //   max_storage_buffer_range bytes long.

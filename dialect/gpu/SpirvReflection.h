@@ -1,5 +1,4 @@
-//===- SpirvReflection.h - What a SPIR-V compute module declares -*- C++
-//-*-===//
+//===- SpirvReflection.h - What a SPIR-V kernel declares --------*- C++ -*-===//
 //
 // Reads the parts of a SPIR-V binary that the gpu dialect's kernel verifier
 // and the runtime must agree on: the entry point and its workgroup size,

@@ -1,5 +1,4 @@
-//===- TestModuleBuilder.h - Writing gpu-dialect modules in tests -*- C++
-//-*-===//
+//===- TestModuleBuilder.h - gpu-dialect modules in tests -------*- C++ -*-===//
 //
 // Builds gpu-dialect modules the way lowering will: kernels compiled from
 // GLSL, one function with an arena, weights, views, dispatches and copies.
