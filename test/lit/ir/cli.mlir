@@ -7,13 +7,13 @@
 // HELP: USAGE: onyx-opt [options] <input file>
 // HELP: onyx-opt options:
 // HELP: --allow-unregistered-dialect
-// HELP-NEXT: -o <filename>
-// HELP-NEXT: --print-debuginfo
-// HELP-NEXT: --print-elementsattrs-with-hex-if-larger=<long>
-// HELP-NEXT: --print-generic
-// HELP-NEXT: --split-input-file
-// HELP-NEXT: --verify-diagnostics
-// HELP-NEXT: --verify-each
+// HELP: -o <filename>
+// HELP: --print-debuginfo
+// HELP: --print-elementsattrs-with-hex-if-larger=<long>
+// HELP: --print-generic
+// HELP: --split-input-file
+// HELP: --verify-diagnostics
+// HELP: --verify-each
 // HELP-NOT: --rng-seed
 
 // A missing input file is an error that names it.
