@@ -70,9 +70,12 @@ CaseInfo onyx::conformance::readCaseInfo(StringRef modelPath) {
   for (const ::onnx::TensorProto &initializer : graph.initializer())
     initializers.insert(initializer.name());
   SmallVector<int32_t> types;
-  for (const ::onnx::ValueInfoProto &value : graph.input())
-    if (!initializers.count(value.name()))
-      types.push_back(getElemType(value));
+  for (const ::onnx::ValueInfoProto &value : graph.input()) {
+    if (initializers.count(value.name()))
+      continue;
+    info.inputNames.push_back(value.name());
+    types.push_back(getElemType(value));
+  }
   for (const ::onnx::ValueInfoProto &value : graph.output())
     types.push_back(getElemType(value));
 

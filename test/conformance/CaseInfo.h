@@ -22,6 +22,9 @@ struct CaseInfo {
   /// The distinct element types of the graph's inputs and outputs, by
   /// their ONNX names ("float", "int64", "float8e4m3fn"), sorted.
   std::vector<std::string> elemTypes;
+  /// The names of the graph inputs that are not initializers, in order:
+  /// the inputs that input_0.pb, input_1.pb, ... hold.
+  std::vector<std::string> inputNames;
   /// Whether an onyx Tensor can hold every one of those element types.
   bool representable = true;
   /// Why the model could not be read; empty if it was.

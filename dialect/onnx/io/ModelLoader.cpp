@@ -20,6 +20,7 @@ onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
   ctx->loadDialect<OnnxDialect>();
   ImportOptions importOptions;
   importOptions.dimBindings = options.dimBindings;
+  importOptions.constantInputs = options.constantInputs;
   for (const Tensor &input : inputs)
     importOptions.inputShapes.emplace_back(input.getShape());
 

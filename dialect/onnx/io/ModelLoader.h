@@ -26,13 +26,17 @@ struct ModelLoadOptions {
   /// Sizes of symbolic dimensions chosen by the user; the others are taken
   /// from the inputs.
   llvm::StringMap<int64_t> dimBindings;
+  /// Graph inputs imported as constants of these values rather than as
+  /// arguments of @main (see ImportOptions::constantInputs).
+  llvm::StringMap<Tensor> constantInputs;
   /// Where to print the IR after the import and after each pass, if set.
   llvm::raw_ostream *irDump = nullptr;
 };
 
-/// Imports the model at `path` for running on `inputs` (the graph inputs
-/// in order; fewer or none leaves those dimensions to the user's bindings)
-/// and canonicalizes it. Null after reporting errors through `ctx`.
+/// Imports the model at `path` for running on `inputs` (the arguments of
+/// @main in order: the graph inputs that are not constant inputs; fewer or
+/// none leaves their dimensions to the user's bindings) and canonicalizes
+/// it. Null after reporting errors through `ctx`.
 OwningOpRef<ModuleOp> loadOnnxModel(StringRef path, Context *ctx,
                                     ArrayRef<Tensor> inputs,
                                     const ModelLoadOptions &options);
