@@ -385,10 +385,13 @@ void GreedyDriver::notifyOperationReplaced(Operation *op, ValueRange) {
 void GreedyDriver::notifyOperationErased(Operation *op) {
   changed = true;
   constants.notifyErased(op);
-  // Producers may have lost their last use.
+  // Producers may have lost their last use, and the parent its last op
+  // with side effects.
   for (Value operand : op->getOperands())
     if (Operation *producer = getProducer(operand))
       enqueue(producer);
+  if (Operation *parent = op->getParentOp())
+    enqueue(parent);
   auto it = recordIds.find(op);
   if (it == recordIds.end())
     return;

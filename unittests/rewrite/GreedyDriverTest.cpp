@@ -411,6 +411,56 @@ TEST_F(GreedyDriverTest, ExpensiveChecksPassCorrectPatterns) {
   EXPECT_TRUE(result.converged);
 }
 
+/// Replaces test.erase_me by a test.add without operands, which the
+/// verifier rejects.
+struct InvalidIRPattern : OpRewritePattern<test::EraseMeOp> {
+  InvalidIRPattern(Context *ctx) : OpRewritePattern(ctx) {
+    setDebugName("make-invalid-ir");
+  }
+  LogicalResult matchAndRewrite(test::EraseMeOp op,
+                                PatternRewriter &rewriter) const override {
+    OperationState state(op.getLoc(), test::AddOp::getOperationName());
+    state.addTypes(rewriter.getI32Type());
+    rewriter.create(state);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+TEST_F(GreedyDriverTest, ExpensiveChecksVerifyTheIR) {
+  parse(R"(
+    "test.erase_me"() : () -> ()
+    return %arg0 : i32)");
+  PatternSet set(&ctx);
+  set.add<InvalidIRPattern>();
+  FrozenPatternSet invalid(std::move(set));
+  GreedyRewriteConfig config;
+  config.expensiveChecks = true;
+  ScopedDiagnosticCollector diags(&ctx);
+  EXPECT_TRUE(failed(applyPatternsAndFoldGreedily(*module, invalid, config)));
+  ASSERT_EQ(diags.getDiagnostics().size(), 2u);
+  EXPECT_EQ(diags.getDiagnostics()[0].str(),
+            "'test.add' op expects 2 operands and one result");
+  EXPECT_EQ(diags.getDiagnostics()[1].str(),
+            "pattern 'make-invalid-ir' produced IR that does not verify");
+}
+
+TEST_F(GreedyDriverTest, ParentsAreRevisitedWhenTheirBodyChanges) {
+  // Once the pattern erases test.erase_me, the region op has no side effect
+  // left and is dead: it is erased in the same sweep, since changing an op
+  // re-queues its ancestors.
+  parse(R"(
+    %0 = "test.region_op"() ({
+      "test.erase_me"() : () -> ()
+      "test.yield"(%arg0) : (i32) -> ()
+    }) : () -> i32
+    return %arg0 : i32)");
+  ASSERT_TRUE(succeeded(run()));
+  EXPECT_EQ(entryOps(), (std::vector<std::string>{"func.return"}));
+  EXPECT_EQ(result.iterations, 2u);
+  EXPECT_EQ(result.numErasures, 1u);
+}
+
 /// A pattern without a debug name is reported by its C++ class name.
 struct UnnamedBrokenPattern : OpRewritePattern<test::BrokenSuccessOp> {
   using OpRewritePattern::OpRewritePattern;
