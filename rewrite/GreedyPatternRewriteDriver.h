@@ -22,7 +22,8 @@ struct GreedyRewriteConfig {
   bool enableFolding = true;
   /// Erase ops without side effects whose results are unused.
   bool enableDCE = true;
-  /// Erase unreachable blocks and unused block arguments of nested regions.
+  /// Erase unreachable blocks: no op has successors, so that is every block
+  /// after the entry block of its region.
   bool enableRegionSimplification = true;
   /// Sweeps over the whole IR; -1 for no limit.
   int64_t maxIterations = 10;
