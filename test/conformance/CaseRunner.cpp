@@ -180,18 +180,22 @@ CaseResult onyx::conformance::runCase(StringRef dir, const CaseInfo &info,
   std::vector<std::string> dataSets = findDataSets(dir);
   if (dataSets.empty())
     return fail(Status::Fail, "no test data", "");
+  CaseResult passed{Status::Pass, "", ""};
   for (const std::string &setDir : dataSets) {
     CaseResult result = runDataSet(modelPath, info, setDir, tolerance,
                                    /*shapeInputsAsConstants=*/false);
-    if (result.reason == kValueNeeded)
+    if (result.reason == kValueNeeded) {
       result = runDataSet(modelPath, info, setDir, tolerance,
                           /*shapeInputsAsConstants=*/true);
+      result.shapeInputsAsConstants = true;
+    }
     if (result.status != Status::Pass) {
       if (dataSets.size() > 1)
         result.detail =
             llvm::sys::path::filename(setDir).str() + ": " + result.detail;
       return result;
     }
+    passed.shapeInputsAsConstants |= result.shapeInputsAsConstants;
   }
-  return {Status::Pass, "", ""};
+  return passed;
 }

@@ -27,6 +27,9 @@ struct CaseResult {
   std::string reason;
   /// The first diagnostic or mismatch, for a human.
   std::string detail;
+  /// Whether the case's shape-like inputs were imported as constants
+  /// because an op needed their values.
+  bool shapeInputsAsConstants = false;
 };
 
 /// Runs the case in `dir`, whose model `info` describes, comparing with

@@ -18,10 +18,12 @@ using namespace onyx::conformance;
 /// How much of a crashed child's stderr the report keeps (its end).
 static constexpr size_t kMaxStderr = 2000;
 
-/// The result as the child sends it: the status, then reason and detail,
-/// each ended by a NUL.
+/// The result as the child sends it: the status and whether shape inputs
+/// became constants (a digit each), then reason and detail, each ended by a
+/// NUL.
 static std::string serialize(const CaseResult &result) {
   std::string bytes(1, char('0' + int(result.status)));
+  bytes += result.shapeInputsAsConstants ? '1' : '0';
   bytes += result.reason;
   bytes += '\0';
   bytes += result.detail;
@@ -31,12 +33,14 @@ static std::string serialize(const CaseResult &result) {
 
 static bool deserialize(StringRef bytes, CaseResult &result) {
   SmallVector<StringRef, 3> fields;
-  if (bytes.empty() || bytes.front() < '0' || bytes.front() > '2')
+  if (bytes.size() < 2 || bytes[0] < '0' || bytes[0] > '2' ||
+      (bytes[1] != '0' && bytes[1] != '1'))
     return false;
-  bytes.drop_front().split(fields, '\0');
+  bytes.drop_front(2).split(fields, '\0');
   if (fields.size() != 3 || !fields[2].empty())
     return false;
-  result.status = Status(bytes.front() - '0');
+  result.status = Status(bytes[0] - '0');
+  result.shapeInputsAsConstants = bytes[1] == '1';
   result.reason = fields[0].str();
   result.detail = fields[1].str();
   return true;

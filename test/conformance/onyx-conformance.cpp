@@ -200,10 +200,13 @@ static void printSummary(const Options &options, ArrayRef<Case> cases,
       os << "  " << c.name << ": " << c.result.reason << ": "
          << firstLine(c.result.detail) << '\n';
 
-  os << fmt::format("\n{}: {} cases: {} pass, {} fail, {} unsupported "
-                    "({:.1f} s)\n",
-                    options.setName, cases.size(), total.pass, total.fail,
-                    total.unsupported, seconds);
+  unsigned withConstants = llvm::count_if(cases, [](const Case &c) {
+    return c.result.status == Status::Pass && c.result.shapeInputsAsConstants;
+  });
+  os << fmt::format("\n{}: {} cases: {} pass ({} with shape inputs imported "
+                    "as constants), {} fail, {} unsupported ({:.1f} s)\n",
+                    options.setName, cases.size(), total.pass, withConstants,
+                    total.fail, total.unsupported, seconds);
 }
 
 /// Checks the results against the expectations of this set, or rewrites
