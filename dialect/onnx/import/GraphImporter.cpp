@@ -261,6 +261,8 @@ LogicalResult GraphImporter::checkDeclaredType(StringRef name,
                               << ", but its value has type " << Type(actual);
   };
   const pb::TypeProto &type = info.type();
+  if (type.value_case() == pb::TypeProto::VALUE_NOT_SET)
+    return success();
   if (!type.has_tensor_type())
     return mismatch(("as " + describeTypeKind(type)).str());
   const pb::TypeProto::Tensor &tensor = type.tensor_type();

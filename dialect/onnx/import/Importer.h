@@ -3,7 +3,7 @@
 // Reads an ONNX ModelProto (protobuf, with external data beside it) into a
 // module holding `func.func @main`, whose arguments are the graph inputs and
 // whose results are the graph outputs. Initializers become onnx.Constant,
-// node names become locations, and every opset from 7 on is mapped onto the
+// node names become locations, and every opset (1 to 27) is mapped onto the
 // onnx dialect's one canonical semantics per op. Problems (a corrupt file,
 // unsupported ops, a checker error, an unbound symbolic dimension) are
 // reported as located diagnostics and return null.
