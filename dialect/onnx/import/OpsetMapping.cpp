@@ -350,6 +350,7 @@ struct VersionMapping {
 static constexpr int64_t kAll = kMaxOpset + 1;
 
 static const VersionMapping mappings[] = {
+    // Every op.
     {"", 6, dropConsumedInputs},
     // Attributes that became inputs.
     {"ReduceSum", 13, axesToOperand},
