@@ -143,6 +143,7 @@ CaseResult onyx::conformance::runInChild(llvm::function_ref<CaseResult()> body,
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
       deserialize(resultBytes, result))
     return result;
+  stderrText = StringRef(stderrText).rtrim().str();
   if (stderrText.size() > kMaxStderr)
     stderrText = "..." + stderrText.substr(stderrText.size() - kMaxStderr);
   std::string how =
