@@ -205,8 +205,9 @@ static DenseElementsAttr packBits(ShapedType type, ArrayRef<llvm::APInt> bits) {
   size_t count = splat ? 1 : bits.size();
   SmallVector<char, 256> buffer(count * elemSize, 0);
   for (size_t i = 0; i < count; ++i) {
-    uint64_t word = bits[i].getZExtValue();
-    std::memcpy(buffer.data() + i * elemSize, &word, elemSize);
+    // APInt words are little-endian 64-bit chunks, as the buffer is.
+    size_t bytes = std::min<size_t>(elemSize, bits[i].getNumWords() * 8);
+    std::memcpy(buffer.data() + i * elemSize, bits[i].getRawData(), bytes);
   }
   return DenseElementsAttr::getFromRawBuffer(type, buffer);
 }
@@ -236,29 +237,29 @@ ArrayRef<char> DenseElementsAttr::getRawData() const {
   return static_cast<const detail::DenseElementsAttrStorage *>(impl)->data;
 }
 
-/// The raw bits of element `i` (zero-extended), honoring splats.
-static uint64_t readElementBits(const DenseElementsAttr &attr, int64_t i,
-                                unsigned elemSize) {
-  uint64_t word = 0;
-  int64_t index = attr.isSplat() ? 0 : i;
-  std::memcpy(&word, attr.getRawData().data() + index * elemSize, elemSize);
-  return word;
+/// The bits of element `i` as an APInt of `width` bits, honoring splats.
+static llvm::APInt readElement(const DenseElementsAttr &attr, int64_t i,
+                               unsigned width) {
+  unsigned elemSize = getElementByteSize(attr.getElementType());
+  const char *data =
+      attr.getRawData().data() + (attr.isSplat() ? 0 : i) * elemSize;
+  if (width == 1)
+    return llvm::APInt(1, *data != 0);
+  SmallVector<uint64_t, 2> words((elemSize + 7) / 8, 0);
+  std::memcpy(words.data(), data, elemSize);
+  return llvm::APInt(width, words);
 }
 
 llvm::APInt DenseElementsAttr::getIntValue(int64_t i) const {
   Type elemType = getElementType();
-  unsigned width = elemType.isIndex() ? 64 : elemType.getIntOrFloatBitWidth();
-  uint64_t word = readElementBits(*this, i, getElementByteSize(elemType));
-  if (width == 1)
-    word = word != 0;
-  return llvm::APInt(width, word);
+  return readElement(
+      *this, i, elemType.isIndex() ? 64 : elemType.getIntOrFloatBitWidth());
 }
 
 llvm::APFloat DenseElementsAttr::getFloatValue(int64_t i) const {
   auto ft = cast<FloatType>(getElementType());
-  uint64_t word = readElementBits(*this, i, getElementByteSize(ft));
   return llvm::APFloat(ft.getFloatSemantics(),
-                       llvm::APInt(ft.getWidth(), word));
+                       readElement(*this, i, ft.getWidth()));
 }
 
 //===----------------------------------------------------------------------===//

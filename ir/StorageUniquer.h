@@ -17,6 +17,9 @@
 #include "llvm/Support/Allocator.h"
 
 #include <cstring>
+#include <functional>
+#include <type_traits>
+#include <vector>
 
 namespace onyx::detail {
 
@@ -33,7 +36,18 @@ public:
     }
     StorageT *storage = StorageT::construct(allocator, key);
     bucket.push_back(new (allocator.Allocate<Entry>()) Entry{id, storage});
+    // The allocator frees memory without running destructors; storage that
+    // owns heap memory (a wide APInt) is destroyed explicitly.
+    if constexpr (!std::is_trivially_destructible_v<StorageT>)
+      destructors.push_back([storage] { storage->~StorageT(); });
     return storage;
+  }
+
+  StorageUniquer() = default;
+  StorageUniquer(const StorageUniquer &) = delete;
+  ~StorageUniquer() {
+    for (auto &destroy : destructors)
+      destroy();
   }
 
   llvm::BumpPtrAllocator &getAllocator() { return allocator; }
@@ -63,6 +77,7 @@ private:
 
   llvm::BumpPtrAllocator allocator;
   llvm::DenseMap<unsigned, llvm::TinyPtrVector<void *>> buckets;
+  std::vector<std::function<void()>> destructors;
 };
 
 } // namespace onyx::detail
