@@ -1,5 +1,4 @@
-//===- CaseRunner.cpp - One ONNX backend node test on the reference backend
-//===//
+//===- CaseRunner.cpp - One ONNX node test on the reference backend -------===//
 
 #include "test/conformance/CaseRunner.h"
 

@@ -1,5 +1,4 @@
-//===- CaseRunner.h - One ONNX backend node test on the reference backend -*-
-// C++ -*-===//
+//===- CaseRunner.h - One ONNX node test, reference backend -----*- C++ -*-===//
 //
 // A case is a directory with `model.onnx` and `test_data_set_*/` holding
 // `input_K.pb` and `output_K.pb`. Running it imports the model with the

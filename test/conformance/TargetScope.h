@@ -1,5 +1,4 @@
-//===- TargetScope.h - The ops and element types onyx must support -*- C++
-//-*-===//
+//===- TargetScope.h - The ops and types onyx must support ------*- C++ -*-===//
 //
 // The reference backend's target: every case whose ops and element types
 // are all in these lists must pass, and any that does not is an exception

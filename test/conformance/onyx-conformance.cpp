@@ -1,5 +1,4 @@
-//===- onyx-conformance.cpp - ONNX backend node tests on the reference backend
-//===//
+//===- onyx-conformance.cpp - ONNX node tests, reference backend ----------===//
 //
 // onyx-conformance DIR --set-name=NAME --expectations=FILE
 //     [--update-expectations] [--filter=REGEX] [--timeout=S] [--verbose]

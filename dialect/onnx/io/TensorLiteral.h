@@ -1,5 +1,4 @@
-//===- TensorLiteral.h - Tensors written inline on a command line -*- C++
-//-*-===//
+//===- TensorLiteral.h - Tensors written on a command line ------*- C++ -*-===//
 //
 // `2x3xf32=1,2,3,4,5,6`: a shape and an element type spelled as in IR types
 // (`f32`, `i64`, `ui8`, `i1`; a scalar is just `f32=1.5`), then the elements

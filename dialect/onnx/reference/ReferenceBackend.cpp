@@ -1,4 +1,4 @@
-//===- ReferenceBackend.cpp - Running onnx-dialect functions on the CPU ---===//
+//===- ReferenceBackend.cpp - onnx functions run on the CPU ---------------===//
 
 #include "dialect/onnx/reference/ReferenceBackend.h"
 

@@ -1,5 +1,4 @@
-//===- ReferenceBackend.h - Running onnx-dialect functions on the CPU -*- C++
-//-*-===//
+//===- ReferenceBackend.h - onnx functions run on the CPU -------*- C++ -*-===//
 //
 // The reference backend executes a function of onnx ops op by op with the
 // dialect's reference evaluator, the same code that folds constants. It is
