@@ -86,7 +86,7 @@ static Options parseCommandLine(int argc, char **argv) {
                                         cl::desc("<MODEL.onnx | MODULE.mlir>"),
                                         cl::cat(category));
   static cl::opt<Backend> backend(
-      "backend", cl::desc("Where to run the model"),
+      "backend", cl::desc("Where to run the model (default: ref)"),
       cl::values(clEnumValN(Backend::Reference, "ref",
                             "the reference evaluator on the CPU"),
                  clEnumValN(Backend::Vulkan, "vulkan", "a Vulkan device")),
@@ -98,15 +98,16 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::value_desc("tensor"), cl::cat(category));
   static cl::list<std::string> expectedOutputs(
       "expected-output",
-      cl::desc("The expected value of an output, in order: @FILE.npy or "
-               "@FILE.pb; prints PASS or FAIL per output"),
-      cl::value_desc("@file"), cl::cat(category));
+      cl::desc("The expected value of an output, in order: @FILE.npy, "
+               "@FILE.pb or SHAPExTYPE=VALUES; prints PASS or FAIL per output"),
+      cl::value_desc("tensor"), cl::cat(category));
   static cl::opt<double> rtol(
       "rtol",
       cl::desc("Relative tolerance: |actual - expected| <= atol + rtol * "
-               "|expected|"),
+               "|expected| (default 1e-3)"),
       cl::init(Tolerance().rtol), cl::cat(category));
-  static cl::opt<double> atol("atol", cl::desc("Absolute tolerance"),
+  static cl::opt<double> atol("atol",
+                              cl::desc("Absolute tolerance (default 1e-7)"),
                               cl::init(Tolerance().atol), cl::cat(category));
   static cl::list<std::string> outputs(
       "output",

@@ -68,7 +68,7 @@
 // HELP-DAG: =ref
 // HELP-DAG: =vulkan
 // HELP-DAG: --bind-dims=<NAME=N,...>
-// HELP-DAG: --expected-output=<@file>
+// HELP-DAG: --expected-output=<tensor>
 // HELP-DAG: --input=<tensor>
 // HELP-DAG: --output=<@file>
 // HELP-DAG: --print-ir-after-all
