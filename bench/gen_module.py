@@ -49,7 +49,9 @@ BINARY = ["Add", "Sub", "Mul", "Div", "Max", "Min"]
 UNARY = ["Relu", "Neg", "Exp", "Abs", "Sqrt"]
 # Exactly representable values, printed the way mlir-opt prints them.
 VALUES = ["%.6e" % ((k - 16) * 0.125) for k in range(33)]
-SPLATS = VALUES[8:25]  # a smaller set so that equal splats recur
+# A smaller set so that equal splats recur; -0.0 beside 0.0 makes the IEEE
+# identity x + (-0.0) = x appear next to its near-miss x + 0.0.
+SPLATS = VALUES[8:25] + ["-0.000000e+00"]
 
 # Line templates (%-style: fastest in CPython) per dialect and op.
 ONNX = {k: '    %%%d = "onnx.' + k + '"(%s, %s) : (' + T + ", " + T + ") -> " + T
