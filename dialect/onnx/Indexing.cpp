@@ -103,7 +103,10 @@ OpFoldResult foldGather(Operation *op, ArrayRef<Attribute> constants) {
   int64_t count =
       cast<ShapedType>(shapeOp->getResult(0).getType()).getShape()[0];
   SmallVector<int64_t> dims;
-  for (int64_t index : *getConstantInts(op->getOperand(1))) {
+  // Kept in a local: a range-for over `*temporary` would read a destroyed
+  // optional.
+  auto indexValues = getConstantInts(op->getOperand(1));
+  for (int64_t index : *indexValues) {
     if (index < -count || index >= count)
       return {};
     int64_t d = type.getShape()[start + (index < 0 ? index + count : index)];

@@ -3,6 +3,7 @@
 #include "test/conformance/CaseInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <onnx/onnx_pb.h>
@@ -61,7 +62,7 @@ CaseInfo onyx::conformance::readCaseInfo(StringRef modelPath) {
   ::onnx::ModelProto model;
   if (bytes.size() > size_t(std::numeric_limits<int>::max()) ||
       !model.ParseFromArray(bytes.data(), int(bytes.size()))) {
-    info.error = "'" + modelPath.str() + "' is not an ONNX model";
+    info.error = ("'" + modelPath + "' is not an ONNX model").str();
     return info;
   }
 

@@ -56,7 +56,7 @@ public:
     std::string entry =
         argument + ":" + getOperation()->getName().getStringRef().str();
     if (auto name = getOperation()->getAttrOfType<StringAttr>("sym_name"))
-      entry += "@" + name.getValue().str();
+      entry += ("@" + name.getValue()).str();
     getRunLog().push_back(entry);
     ++numRuns;
   }

@@ -28,7 +28,7 @@ struct RecordingListener : PatternRewriter::Listener {
   void record(StringRef event, Operation *op) {
     std::string entry = (event + " " + op->getName().getStringRef()).str();
     if (auto tag = op->getAttrOfType<StringAttr>("tag"))
-      entry += ":" + tag.getValue().str();
+      entry += (":" + tag.getValue()).str();
     events.push_back(entry);
   }
   void notifyOperationInserted(Operation *op) override { record("insert", op); }

@@ -11,6 +11,7 @@
 #include "dialect/onnx/io/NpyFile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -267,7 +268,7 @@ FailureOr<Tensor> onyx::onnx::readNpyFile(StringRef path, std::string &error) {
   }
   FailureOr<Tensor> tensor = parseNpy((*buffer)->getBuffer(), error);
   if (failed(tensor))
-    error = "'" + path.str() + "': " + error;
+    error = ("'" + path + "': " + error).str();
   return tensor;
 }
 
