@@ -52,6 +52,15 @@ OpFoldResult foldNeg(Operation *op, ArrayRef<Attribute>) {
   return inner->getOperand(0);
 }
 
+OpFoldResult foldIdempotent(Operation *op, ArrayRef<Attribute>) {
+  // max(x, x) and min(x, x) are x for every x, NaN and signed zeros included.
+  Value first = op->getOperand(0);
+  for (unsigned i = 1, e = op->getNumOperands(); i < e; ++i)
+    if (op->getOperand(i) != first)
+      return {};
+  return forwardOperand(op, 0);
+}
+
 OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute>) {
   return forwardOperand(op, 0);
 }

@@ -3,9 +3,10 @@
 // The folds and canonicalization patterns that the rows of the elementwise
 // table (Elementwise.cpp) name. Floating-point identities follow IEEE
 // exactly, as MLIR's arith dialect does: x + -0.0, x - 0.0, x * 1, x / 1,
-// -(-x), (-a) * (-b) and (-a) / (-b) simplify; x - x, x + 0.0, x * 0 and
-// x * -1 do not (signed zeros, NaN and infinities make them wrong). A fold
-// applies only where the result has its operand's type (no broadcasting).
+// -(-x), (-a) * (-b), (-a) / (-b), max(x, x) and min(x, x) simplify; x - x, x +
+// 0.0, x * 0 and x * -1 do not (signed zeros, NaN and infinities make them
+// wrong). A fold applies only where the result has its operand's type (no
+// broadcasting).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,6 +22,8 @@ OpFoldResult foldSub(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldMul(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldDiv(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldNeg(Operation *op, ArrayRef<Attribute> constants);
+/// Max and Min whose operands are all the same value.
+OpFoldResult foldIdempotent(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute> constants);
 
 /// Swaps the operands of a commutative binary op whose left one alone is

@@ -165,3 +165,26 @@ func.func @identity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %1 = "onnx.Clip"(%x, %none, %none) : (tensor<4xf32>, none, none) -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// max(x, x) and min(x, x) are x for every x, NaN and signed zeros included.
+// CHECK-LABEL: func.func @max_min_same_operand
+// CHECK-NEXT: return %arg0, %arg0
+func.func @max_min_same_operand(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "onnx.Max"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Min"(%x, %x, %x) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Max and Min with different operands are kept.
+// CHECK-LABEL: func.func @max_min_kept
+// CHECK: "onnx.Max"(%arg0, %arg1)
+// CHECK: "onnx.Min"(%arg0, %arg0, %arg1)
+func.func @max_min_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "onnx.Max"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Min"(%x, %x, %y) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
