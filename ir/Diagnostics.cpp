@@ -67,7 +67,7 @@ void DiagnosticEngine::eraseHandler(HandlerID id) {
   llvm::erase_if(handlers, [&](auto &entry) { return entry.first == id; });
 }
 
-static StringRef getSeverityName(DiagnosticSeverity severity) {
+StringRef getSeverityName(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Note:
     return "note";

@@ -22,6 +22,8 @@
 namespace onyx {
 
 enum class DiagnosticSeverity { Note, Warning, Error, Remark };
+/// "note", "warning", "error" or "remark", as diagnostics print them.
+StringRef getSeverityName(DiagnosticSeverity severity);
 
 class Diagnostic {
 public:

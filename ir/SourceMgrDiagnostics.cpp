@@ -42,20 +42,6 @@ static llvm::SourceMgr::DiagKind toDiagKind(DiagnosticSeverity severity) {
   llvm_unreachable("unknown diagnostic severity");
 }
 
-static StringRef getSeverityName(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Note:
-    return "note";
-  case DiagnosticSeverity::Warning:
-    return "warning";
-  case DiagnosticSeverity::Error:
-    return "error";
-  case DiagnosticSeverity::Remark:
-    return "remark";
-  }
-  llvm_unreachable("unknown diagnostic severity");
-}
-
 /// The buffer of `mgr` named `identifier`, or 0.
 static unsigned findBuffer(const llvm::SourceMgr &mgr, StringRef identifier) {
   for (unsigned id = 1, e = mgr.getNumBuffers(); id <= e; ++id)
