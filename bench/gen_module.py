@@ -33,6 +33,15 @@ the arith form uses the custom syntax of the upstream arith and math dialects, s
 
 The only difference in op count: the arith form defines one extra
 `%zero = arith.constant dense<0.0>` at the top of every function (used by relu).
+
+Where the two dialects legitimately fold differently, the program avoids the case in
+both forms, so that `--canonicalize --cse` leaves the same number of ops of each kind:
+math.sqrt refuses to fold negative constants (onnx folds them to NaN) and math.exp
+folds only splat constants, so Exp and Sqrt never read a value that folds to a constant
+(a constant, or an op whose operands all fold); such a value gets Neg or Abs instead.
+Max, Min and Relu order signed zeros differently (onnx folds max(-0.0, +0.0) to -0.0 as
+numpy does, arith.maximumf to +0.0 as IEEE 754-2019 `maximum` does; ONNX leaves it
+open), so they never combine only values that fold to constants either.
 """
 import argparse
 import random
@@ -47,6 +56,14 @@ P_ARG = 0.04         # fraction of operands taken from the function arguments
 
 BINARY = ["Add", "Sub", "Mul", "Div", "Max", "Min"]
 UNARY = ["Relu", "Neg", "Exp", "Abs", "Sqrt"]
+# math.sqrt does not fold negative constants (onnx folds them to NaN) and
+# math.exp does not fold non-splat ones: these never read a value that folds
+# to a constant, so that both forms fold the same ops (see the docstring).
+NO_CONST_OPERAND = ("Exp", "Sqrt", "Relu")
+# Max/Min of two folding values may differ in the sign of a zero between the
+# dialects; such a pair gets one of these instead.
+BINARY_CONST_OK = ["Add", "Sub", "Mul", "Div"]
+UNARY_CONST_OK = [k for k in UNARY if k not in NO_CONST_OPERAND]
 # Exactly representable values, printed the way mlir-opt prints them.
 VALUES = ["%.6e" % ((k - 16) * 0.125) for k in range(33)]
 # A smaller set so that equal splats recur; -0.0 beside 0.0 makes the IEEE
@@ -80,6 +97,7 @@ def gen_function(rng, name, nops, tmpl, prologue):
     live = list(args)    # values later ops may use, newest last (only the tail is read)
     unused = {}          # live values without a user yet (a dict: ordered, O(1) removal)
     recent = []          # (template, operands) of recent ops, for duplicates
+    folded = set()       # values that canonicalization folds to a constant
 
     def pick(consume):
         if rand() < P_ARG:
@@ -120,10 +138,20 @@ def gen_function(rng, name, nops, tmpl, prologue):
             b = first() if tail else pick(not dead)
             if b == a:
                 b = pick(not dead)  # `x op x` is legal but should stay the exception
-            t, ops = tmpl[BINARY[int(rand() * 6)]], (a, b)
+            k = BINARY[int(rand() * 6)]
+            if a in folded and b in folded and k in ("Max", "Min"):
+                k = BINARY_CONST_OK[int(rand() * 4)]
+            t, ops = tmpl[k], (a, b)
         else:
-            t, ops = tmpl[UNARY[int(rand() * 5)]], (pick(False) if dead else first(),)
+            a = pick(False) if dead else first()
+            k = UNARY[int(rand() * 5)]
+            if a in folded and k in NO_CONST_OPERAND:
+                k = UNARY_CONST_OK[int(rand() * len(UNARY_CONST_OK))]
+            t, ops = tmpl[k], (a,)
         lines.append(t % ((i,) + ops))
+        # Constants, and ops whose operands all fold to constants, fold to one.
+        if t is tmpl["const"] or all(o in folded for o in ops):
+            folded.add("%%%d" % i)
         recent.append((t, ops))
         if len(recent) > 32:
             del recent[0]

@@ -4,6 +4,8 @@
 
 #include "ir/Operation.h"
 
+#include <limits>
+
 namespace onyx::onnx {
 
 /// `op`'s operand `i` if the result has its type (the other operand did not
@@ -59,6 +61,31 @@ OpFoldResult foldIdempotent(Operation *op, ArrayRef<Attribute>) {
     if (op->getOperand(i) != first)
       return {};
   return forwardOperand(op, 0);
+}
+
+/// max(x, -inf) and min(x, +inf) are x for every float x: NaN propagates
+/// through both ops and signed zeros compare below infinity.
+static OpFoldResult foldInfinity(Operation *op, ArrayRef<Attribute> constants,
+                                 double infinity) {
+  if (OpFoldResult same = foldIdempotent(op, constants); same.value)
+    return same;
+  auto type = dyn_cast<ShapedType>(op->getResult(0).getType());
+  if (op->getNumOperands() != 2 || !type ||
+      !isa<FloatType>(type.getElementType()))
+    return {};
+  if (isSplatOf(constants[1], infinity))
+    return forwardOperand(op, 0);
+  if (isSplatOf(constants[0], infinity))
+    return forwardOperand(op, 1);
+  return {};
+}
+
+OpFoldResult foldMax(Operation *op, ArrayRef<Attribute> constants) {
+  return foldInfinity(op, constants, -std::numeric_limits<double>::infinity());
+}
+
+OpFoldResult foldMin(Operation *op, ArrayRef<Attribute> constants) {
+  return foldInfinity(op, constants, std::numeric_limits<double>::infinity());
 }
 
 OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute>) {

@@ -24,6 +24,9 @@ OpFoldResult foldDiv(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldNeg(Operation *op, ArrayRef<Attribute> constants);
 /// Max and Min whose operands are all the same value.
 OpFoldResult foldIdempotent(Operation *op, ArrayRef<Attribute> constants);
+/// foldIdempotent, and max(x, -inf) / min(x, +inf) of floats.
+OpFoldResult foldMax(Operation *op, ArrayRef<Attribute> constants);
+OpFoldResult foldMin(Operation *op, ArrayRef<Attribute> constants);
 OpFoldResult foldIdentity(Operation *op, ArrayRef<Attribute> constants);
 
 /// Swaps the operands of a commutative binary op whose left one alone is

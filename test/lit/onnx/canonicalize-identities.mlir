@@ -179,6 +179,37 @@ func.func @max_min_same_operand(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf
 
 // -----
 
+// max(x, -inf) and min(x, +inf) are x for every float x, NaN included.
+// CHECK-LABEL: func.func @max_min_infinity
+// CHECK-NEXT: return %arg0, %arg0
+func.func @max_min_infinity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %ninf = onnx.Constant dense<0xFF800000> : tensor<4xf32>
+  %inf = onnx.Constant dense<0x7F800000> : tensor<4xf32>
+  %0 = "onnx.Max"(%x, %ninf) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Min"(%inf, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The other infinity is no identity: max(x, +inf) is +inf, not x; nor is the
+// largest finite value, and a broadcasting constant changes the shape.
+// CHECK-LABEL: func.func @max_min_infinity_kept
+// CHECK: "onnx.Max"(%arg0, %{{.*}})
+// CHECK: "onnx.Min"(%arg0, %{{.*}})
+// CHECK: "onnx.Max"(%arg1, %{{.*}})
+func.func @max_min_infinity_kept(%x: tensor<4xf32>, %s: tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %inf = onnx.Constant dense<0x7F800000> : tensor<4xf32>
+  %big = onnx.Constant dense<3.40282347E+38> : tensor<4xf32>
+  %ninf = onnx.Constant dense<0xFF800000> : tensor<4xf32>
+  %0 = "onnx.Max"(%x, %inf) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Min"(%x, %big) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "onnx.Max"(%s, %ninf) : (tensor<1xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Max and Min with different operands are kept.
 // CHECK-LABEL: func.func @max_min_kept
 // CHECK: "onnx.Max"(%arg0, %arg1)
