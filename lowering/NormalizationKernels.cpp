@@ -1,0 +1,392 @@
+//===- NormalizationKernels.cpp - Softmax, LayerNorm, BatchNorm -----------===//
+//
+// Softmax and LogSoftmax normalize rows along `axis`, LayerNormalization
+// rows over the dimensions from `axis` on; both reduce each row with the
+// invocations of a workgroup (WorkgroupReduce.h) and read it three times:
+//
+//   Softmax:    max, then sum of exp(x - max), then exp(x - max) / sum
+//               (x - max - log(sum) for LogSoftmax): exp never overflows.
+//   LayerNorm:  mean, then the mean of (x - mean)^2, then the output; two
+//               passes, not E[x^2] - E[x]^2, which cancels catastrophically
+//               when the mean is large against the deviation.
+//
+// BatchNormalization (inference) is elementwise per channel. Its five
+// tensors and the result do not fit the four storage buffers every target
+// has, so a first kernel packs scale / sqrt(var + epsilon) and B per channel
+// and the second applies (x - mean) * that + B, the reference's formula.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Glsl.h"
+#include "lowering/WorkgroupReduce.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpSchema.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+static RankedTensorType getTensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// `exp` and `log` of the compute type: GLSL has them for float only, so
+/// doubles go through float (well within the tolerance of f64 results).
+static std::string mathCall(StringRef fn, StringRef ct, StringRef arg) {
+  if (ct == "double")
+    return fmt::format("double({}(float({})))", fn.str(), arg.str());
+  return fmt::format("{}({})", fn.str(), arg.str());
+}
+
+/// The combine functions the row reductions below use, on shared `red`.
+static std::string combineFunctions(StringRef ct) {
+  return fmt::format("{0} maxOf({0} a, {0} b) {{ return b > a ? b : a; }}\n"
+                     "void combineMax(uint a, uint b) {{\n"
+                     "  red[a] = maxOf(red[a], red[b]);\n"
+                     "}}\n"
+                     "void combineSum(uint a, uint b) {{\n"
+                     "  red[a] = red[a] + red[b];\n"
+                     "}}\n",
+                     ct.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and LogSoftmax
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  Type et = type.getElementType();
+  if (reportUnsupported(ctx, et))
+    return failure();
+  bool isLog = op->getName().getStringRef() == "onnx.LogSoftmax";
+  int64_t rank = type.getRank();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis < 0 ? axis + rank : axis);
+  Value output = ctx.allocate(type);
+  ctx.setResult(op->getResult(0), output);
+  if (type.getNumElements() == 0)
+    return success();
+  Value input = ctx.getView(data);
+  if (!input)
+    return failure();
+
+  RowSpace space = getRowSpace(type.getShape(), reduced);
+  RowLayout layout =
+      chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
+  std::string ct = glsl::computeType(et);
+  std::string x = glsl::load(et, "x", "at");
+  std::string e = mathCall("exp", ct, x + " - m");
+  std::string result =
+      isLog ? x + " - m - " + mathCall("log", ct, "s") : e + " / s";
+  KernelSpec spec;
+  spec.name = isLog ? "log_softmax" : "softmax";
+  spec.workgroupSize = {layout.size(), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  spec.glsl =
+      glsl::header(spec.workgroupSize) +
+      glsl::buffer(0, gpu::Access::Read, et, "x") +
+      glsl::buffer(1, gpu::Access::Write, et, "y") +
+      rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
+      combineFunctions(ct) + "void main() {\n" + rowPrologue() +
+      fmt::format("  {} m = {};\n", ct, glsl::lowest(et)) +
+      forEachElement("      m = maxOf(m, " + x + ");\n") +
+      reduceAcrossRow(layout, {{"m", "red"}}, "combineMax") +
+      fmt::format("  {} s = {};\n", ct, glsl::literal(et, 0)) +
+      forEachElement("      s += " + e + ";\n") +
+      reduceAcrossRow(layout, {{"s", "red"}}, "combineSum") +
+      forEachElement("      " + glsl::store(et, "y", "at", result) + "\n") +
+      "}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+               {input, output});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormalization
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What one LayerNormalization kernel writes.
+struct LayerNormOutputs {
+  Value y;
+  Value mean;
+  Value invStdDev;
+};
+} // namespace
+
+/// `uint NAME(uint i)`: the index in a tensor of `shape`, broadcast to the
+/// normalized dimensions `normalized`, of element i of a row.
+static std::string broadcastFunction(StringRef name, ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> normalized) {
+  if (ArrayRef<int64_t>(shape) == normalized)
+    return fmt::format("uint {}(uint i) {{ return i; }}\n", name.str());
+  return fmt::format("uint {}(uint i) {{\n", name.str()) +
+         glsl::unflatten(normalized, "i", "c") +
+         fmt::format("  return {};\n}}\n",
+                     glsl::broadcastIndex(shape, normalized.size(), "c"));
+}
+
+static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
+                                   const RowSpace &space, int64_t axis,
+                                   const LayerNormOutputs &outputs) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  Type et = type.getElementType();
+  ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
+  bool hasBias =
+      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  double epsilon = onnx::OpAttrs(op).getFloat("epsilon");
+
+  RowLayout layout =
+      chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
+  std::string ct = glsl::computeType(et);
+  KernelSpec spec;
+  spec.name = outputs.y ? "layer_norm" : "layer_norm_stats";
+  spec.workgroupSize = {layout.size(), 1, 1};
+  std::string decls, helpers;
+  SmallVector<Value> bindings;
+  auto bind = [&](Value view, gpu::Access access, Type elementType,
+                  StringRef name) {
+    decls += glsl::buffer(bindings.size(), access, elementType, name);
+    spec.bindings.push_back(access);
+    bindings.push_back(view);
+  };
+  auto bindOperand = [&](unsigned i, StringRef name) {
+    Value view = ctx.getView(op->getOperand(i));
+    if (!view)
+      return false;
+    Type operandType = getTensorType(op->getOperand(i)).getElementType();
+    bind(view, gpu::Access::Read, operandType, name);
+    helpers += broadcastFunction((name + "Index").str(),
+                                 getTensorType(op->getOperand(i)).getShape(),
+                                 normalized);
+    return true;
+  };
+  Value x = ctx.getView(data);
+  if (!x)
+    return failure();
+  bind(x, gpu::Access::Read, et, "x");
+  std::string value = fmt::format("(xv - mean) * invStdDev * {}",
+                                  glsl::load(et, "scale", "scaleIndex(i)"));
+  if (outputs.y) {
+    if (!bindOperand(1, "scale"))
+      return failure();
+    if (hasBias) {
+      if (!bindOperand(2, "bias"))
+        return failure();
+      value += " + " + glsl::load(et, "bias", "biasIndex(i)");
+    }
+    bind(outputs.y, gpu::Access::Write, et, "y");
+  }
+  std::string stats;
+  for (auto [view, name] : {std::pair(outputs.mean, "mean"),
+                            std::pair(outputs.invStdDev, "invStdDev")}) {
+    if (!view)
+      continue;
+    Type statsType = cast<gpu::ViewType>(view.getType()).getElementType();
+    std::string out = (StringRef(name) + "Out").str();
+    bind(view, gpu::Access::Write, statsType, out);
+    stats +=
+        "    " +
+        glsl::store(statsType, out, "row", glsl::convert(et, statsType, name)) +
+        "\n";
+  }
+
+  double length = double(space.rowLength);
+  std::string code =
+      glsl::header(spec.workgroupSize) + decls +
+      rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
+      combineFunctions(ct) + helpers +
+      fmt::format("const {} EPSILON = {};\n", ct, glsl::literal(et, epsilon)) +
+      "void main() {\n" + rowPrologue() +
+      fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
+      forEachElement("      sum += " + glsl::load(et, "x", "at") + ";\n") +
+      reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
+      fmt::format("  {0} mean = sum / {1};\n"
+                  "  {0} squares = {2};\n",
+                  ct, glsl::literal(et, length), glsl::literal(et, 0)) +
+      forEachElement(fmt::format("      {} d = {} - mean;\n"
+                                 "      squares += d * d;\n",
+                                 ct, glsl::load(et, "x", "at"))) +
+      reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
+      fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + EPSILON);\n",
+                  ct, glsl::literal(et, 1), glsl::literal(et, length));
+  if (outputs.y)
+    code += forEachElement(
+        fmt::format("      {} xv = {};\n", ct, glsl::load(et, "x", "at")) +
+        "      " + glsl::store(et, "y", "at", value) + "\n");
+  if (!stats.empty())
+    code += "  if (active && slot == 0u) {\n" + stats + "  }\n";
+  spec.glsl = code + "}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+               bindings);
+  return success();
+}
+
+static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  Type et = type.getElementType();
+  if (reportUnsupported(ctx, et))
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis < 0)
+    axis += rank;
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis, rank);
+  RowSpace space = getRowSpace(type.getShape(), reduced);
+
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type);
+  ctx.setResult(op->getResult(0), outputs.y);
+  // Mean and InvStdDev are computed only if used.
+  for (unsigned i = 1; i < op->getNumResults(); ++i) {
+    OpResult result = op->getResult(i);
+    if (result.use_empty())
+      continue;
+    if (reportUnsupported(ctx, getTensorType(result).getElementType()))
+      return failure();
+    Value view = ctx.allocate(getTensorType(result));
+    ctx.setResult(result, view);
+    (i == 1 ? outputs.mean : outputs.invStdDev) = view;
+  }
+  if (space.numRows == 0)
+    return success();
+  if (space.rowLength == 0)
+    return ctx.emitError() << "cannot normalize over no elements";
+
+  // One kernel writes everything if the target binds enough buffers;
+  // otherwise a second one recomputes the statistics.
+  bool hasBias =
+      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  unsigned numStats = bool(outputs.mean) + bool(outputs.invStdDev);
+  unsigned numBindings = 3 + hasBias + numStats;
+  if (numStats &&
+      numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers) {
+    LayerNormOutputs stats = outputs;
+    stats.y = nullptr;
+    outputs.mean = outputs.invStdDev = nullptr;
+    if (failed(emitLayerNorm(op, ctx, space, axis, stats)))
+      return failure();
+  }
+  return emitLayerNorm(op, ctx, space, axis, outputs);
+}
+
+//===----------------------------------------------------------------------===//
+// BatchNormalization
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  Type et = type.getElementType();
+  for (Value operand : op->getOperands())
+    if (reportUnsupported(ctx, getTensorType(operand).getElementType()))
+      return failure();
+  Value output = ctx.allocate(type);
+  ctx.setResult(op->getResult(0), output);
+  int64_t total = type.getNumElements();
+  if (total == 0)
+    return success();
+  int64_t channels = type.getShape()[1];
+  int64_t plane = total / type.getShape()[0] / channels;
+  SmallVector<Value> params;
+  for (unsigned i = 0; i < 5; ++i) {
+    params.push_back(ctx.getView(op->getOperand(i)));
+    if (!params.back())
+      return failure();
+  }
+  auto paramType = [&](unsigned i) {
+    return getTensorType(op->getOperand(i)).getElementType();
+  };
+
+  // Per channel: scale / sqrt(var + epsilon), then B, in X's compute type.
+  Type coefType = et.isF64() ? Type(FloatType::getF64(ctx.getContext()))
+                             : Type(FloatType::getF32(ctx.getContext()));
+  Value coefs = ctx.allocate(RankedTensorType::get({channels, 2}, coefType));
+  std::string ct = glsl::computeType(coefType);
+  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  KernelSpec prepare;
+  prepare.name = "batch_norm_coefficients";
+  prepare.workgroupSize = {wg, 1, 1};
+  prepare.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Read,
+                      gpu::Access::Write};
+  prepare.glsl =
+      glsl::header(prepare.workgroupSize) +
+      glsl::buffer(0, gpu::Access::Read, paramType(1), "scale") +
+      glsl::buffer(1, gpu::Access::Read, paramType(2), "bias") +
+      glsl::buffer(2, gpu::Access::Read, paramType(4), "var") +
+      glsl::buffer(3, gpu::Access::Write, coefType, "coef") +
+      fmt::format(
+          "void main() {{\n"
+          "  uint c = gl_GlobalInvocationID.x;\n"
+          "  if (c >= {0}u) return;\n"
+          "  {1} var = {2};\n"
+          "  {3}\n"
+          "  {4}\n"
+          "}}\n",
+          channels, ct,
+          glsl::convert(paramType(4), coefType,
+                        glsl::load(paramType(4), "var", "c")),
+          glsl::store(coefType, "coef", "2u * c",
+                      glsl::convert(paramType(1), coefType,
+                                    glsl::load(paramType(1), "scale", "c")) +
+                          " / sqrt(var + " +
+                          glsl::literal(coefType,
+                                        onnx::OpAttrs(op).getFloat("epsilon")) +
+                          ")"),
+          glsl::store(coefType, "coef", "2u * c + 1u",
+                      glsl::convert(paramType(2), coefType,
+                                    glsl::load(paramType(2), "bias", "c"))));
+  ctx.dispatch(ctx.getOrCreateKernel(prepare),
+               {glsl::ceilDiv(channels, wg), 1, 1},
+               {params[1], params[2], params[4], coefs});
+
+  KernelSpec apply;
+  apply.name = "batch_norm";
+  apply.workgroupSize = {wg, 1, 1};
+  apply.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Read,
+                    gpu::Access::Write};
+  std::string x = glsl::convert(et, coefType, glsl::load(et, "x", "i"));
+  std::string mean = glsl::convert(paramType(3), coefType,
+                                   glsl::load(paramType(3), "mean", "c"));
+  apply.glsl =
+      glsl::header(apply.workgroupSize) +
+      glsl::buffer(0, gpu::Access::Read, et, "x") +
+      glsl::buffer(1, gpu::Access::Read, paramType(3), "mean") +
+      glsl::buffer(2, gpu::Access::Read, coefType, "coef") +
+      glsl::buffer(3, gpu::Access::Write, et, "y") +
+      fmt::format("void main() {{\n"
+                  "  uint i = gl_GlobalInvocationID.x;\n"
+                  "  if (i >= {}u) return;\n"
+                  "  uint c = (i / {}u) % {}u;\n"
+                  "  {}\n"
+                  "}}\n",
+                  total, plane, channels,
+                  glsl::store(et, "y", "i",
+                              glsl::convert(coefType, et,
+                                            "(" + x + " - " + mean +
+                                                ") * coef.d[2u * c] + "
+                                                "coef.d[2u * c + 1u]")));
+  ctx.dispatch(ctx.getOrCreateKernel(apply), {glsl::ceilDiv(total, wg), 1, 1},
+               {params[0], params[3], coefs, output});
+  return success();
+}
+
+static const KernelGenerator normalizationGenerators[] = {
+    {"onnx.Softmax", lowerSoftmax},
+    {"onnx.LogSoftmax", lowerSoftmax},
+    {"onnx.LayerNormalization", lowerLayerNorm},
+    {"onnx.BatchNormalization", lowerBatchNorm},
+};
+
+ArrayRef<KernelGenerator> getNormalizationGenerators() {
+  return normalizationGenerators;
+}
+
+} // namespace onyx::lowering

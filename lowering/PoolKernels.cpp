@@ -1,0 +1,190 @@
+//===- PoolKernels.cpp - MaxPool, AveragePool and the global pools --------===//
+//
+// MaxPool and AveragePool run one invocation per output element over its
+// window (a few elements: no row is long enough to share), with the window
+// geometry the onnx dialect resolves (SlidingWindow.h) baked in: padded
+// positions never win a max and count towards an average only with
+// count_include_pad, and then only inside the declared padding. MaxPool's
+// Indices are flat input indices, column-major over the spatial dimensions
+// with storage_order = 1.
+//
+// The global pools are reductions of each channel's plane
+// (WorkgroupReduce.h): ReduceMean and ReduceMax over the spatial dimensions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Glsl.h"
+#include "lowering/WorkgroupReduce.h"
+
+#include "dialect/onnx/SlidingWindow.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  auto type = cast<RankedTensorType>(data.getType());
+  Type et = type.getElementType();
+  if (reportUnsupported(ctx, et))
+    return failure();
+  bool isMax = op->getName().getStringRef() == "onnx.MaxPool";
+  onnx::OpAttrs attrs(op);
+  ArrayRef<int64_t> inSizes = type.getShape().drop_front(2);
+  FailureOr<onnx::WindowGeometry> g = onnx::computeWindowGeometry(
+      attrs, inSizes, *attrs.getInts("kernel_shape"), true,
+      [&] { return ctx.emitError(); });
+  if (failed(g))
+    return failure();
+
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Value output = ctx.allocate(resultType);
+  ctx.setResult(op->getResult(0), output);
+  Value indices;
+  if (isMax && op->getNumResults() > 1 && !op->getResult(1).use_empty()) {
+    if (!ctx.getTarget().features.contains(gpu::Feature::Int64))
+      return ctx.emitError() << "needs the target feature int64 for its "
+                                "indices";
+    auto indicesType = cast<RankedTensorType>(op->getResult(1).getType());
+    indices = ctx.allocate(indicesType);
+    ctx.setResult(op->getResult(1), indices);
+  }
+  int64_t total = resultType.getNumElements();
+  if (total == 0)
+    return success();
+  Value input = ctx.getView(data);
+  if (!input)
+    return failure();
+
+  size_t spatial = inSizes.size();
+  bool includePad = !isMax && attrs.getInt("count_include_pad");
+  bool columnMajor = isMax && attrs.getInt("storage_order") == 1;
+  SmallVector<int64_t> rowStrides = glsl::strides(inSizes);
+  SmallVector<int64_t> colStrides(spatial, 1);
+  for (size_t d = 1; d < spatial; ++d)
+    colStrides[d] = colStrides[d - 1] * inSizes[d - 1];
+  int64_t inPlane = 1, outPlane = 1, kernelSize = 1;
+  for (size_t d = 0; d < spatial; ++d) {
+    inPlane *= inSizes[d];
+    outPlane *= g->output[d];
+    kernelSize *= g->kernel[d];
+  }
+
+  // Per spatial dimension: the input coordinate, whether it is inside the
+  // input and (for count_include_pad) inside the declared padding, and its
+  // share of the row-major and column-major flat indices.
+  std::string window, inInput = "true", inPadding = "true", rowIndex = "0u",
+                      colIndex = "0u";
+  for (size_t d = 0; d < spatial; ++d) {
+    window += fmt::format("    int i{0} = int(q{0}) * {1} - {2} + int(k{0}) * "
+                          "{3};\n",
+                          d, g->strides[d], g->pads[d], g->dilations[d]);
+    inInput += fmt::format(" && i{0} >= 0 && i{0} < {1}", d, inSizes[d]);
+    inPadding += fmt::format(" && i{0} >= {1} && i{0} < {2}", d, -g->pads[d],
+                             inSizes[d] + g->pads[spatial + d]);
+    rowIndex += fmt::format(" + uint(i{}) * {}u", d, rowStrides[d]);
+    colIndex += fmt::format(" + uint(i{}) * {}u", d, colStrides[d]);
+  }
+  std::string ct = glsl::computeType(et);
+  std::string body;
+  if (isMax) {
+    // A NaN wins over numbers, the first one found.
+    std::string better = glsl::isFloat(et)
+                             ? "v > best || (isnan(v) && !isnan(best))"
+                             : "v > best";
+    body =
+        fmt::format("    {} v = {};\n"
+                    "    if ({}) {{\n"
+                    "      best = v;\n"
+                    "      bestIndex = {};\n"
+                    "    }}\n",
+                    ct, glsl::load(et, "x", "plane * IN_PLANE + " + rowIndex),
+                    better, columnMajor ? colIndex : rowIndex);
+  } else {
+    body = fmt::format("    sum += {};\n"
+                       "    count += 1u;\n",
+                       glsl::load(et, "x", "plane * IN_PLANE + " + rowIndex));
+  }
+
+  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  KernelSpec spec;
+  spec.name = isMax ? "max_pool" : "average_pool";
+  spec.workgroupSize = {wg, 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  std::string &code = spec.glsl;
+  code = glsl::header(spec.workgroupSize) +
+         glsl::buffer(0, gpu::Access::Read, et, "x") +
+         glsl::buffer(1, gpu::Access::Write, et, "y");
+  if (indices) {
+    code += glsl::buffer(
+        2, gpu::Access::Write,
+        cast<gpu::ViewType>(indices.getType()).getElementType(), "indices");
+    spec.bindings.push_back(gpu::Access::Write);
+  }
+  code +=
+      fmt::format("const uint IN_PLANE = {}u;\n"
+                  "void main() {{\n"
+                  "  uint o = gl_GlobalInvocationID.x;\n"
+                  "  if (o >= {}u) return;\n"
+                  "  uint plane = o / {}u;\n",
+                  inPlane, total, outPlane) +
+      glsl::unflatten(g->output, "o % " + std::to_string(outPlane) + "u", "q") +
+      fmt::format("  {0} best = {1};\n"
+                  "  uint bestIndex = 0u;\n"
+                  "  {0} sum = {2};\n"
+                  "  uint count = 0u;\n"
+                  "  for (uint k = 0u; k < {3}u; ++k) {{\n",
+                  ct, glsl::lowest(et), glsl::literal(et, 0), kernelSize);
+  // Indent the coordinates into the loop.
+  for (StringRef line :
+       llvm::split(StringRef(glsl::unflatten(g->kernel, "k", "k")), '\n'))
+    if (!line.empty())
+      code += "  " + line.str() + "\n";
+  code += window + "    if (!(" + inInput + ")) {\n";
+  if (includePad)
+    code += "      if (" + inPadding + ") count += 1u;\n";
+  code += "      continue;\n    }\n" + body + "  }\n";
+  if (isMax) {
+    code += "  " + glsl::store(et, "y", "o", "best") + "\n";
+    if (indices)
+      code += "  " +
+              glsl::store(IntegerType::get(ctx.getContext(), 64), "indices",
+                          "o", "int64_t(plane * IN_PLANE + bestIndex)") +
+              "\n";
+  } else {
+    code += "  " + glsl::store(et, "y", "o", "sum / " + ct + "(count)") + "\n";
+  }
+  code += "}\n";
+
+  SmallVector<Value> bindings = {input, output};
+  if (indices)
+    bindings.push_back(indices);
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(total, wg), 1, 1},
+               bindings);
+  return success();
+}
+
+template <ReduceKind kind>
+static LogicalResult lowerGlobalPool(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(2, rank);
+  Value output =
+      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()));
+  ctx.setResult(op->getResult(0), output);
+  return lowerReduction(ctx, data, reduced, kind, output);
+}
+
+static const KernelGenerator poolGenerators[] = {
+    {"onnx.MaxPool", lowerPool},
+    {"onnx.AveragePool", lowerPool},
+    {"onnx.GlobalAveragePool", lowerGlobalPool<ReduceKind::Mean>},
+    {"onnx.GlobalMaxPool", lowerGlobalPool<ReduceKind::Max>},
+};
+
+ArrayRef<KernelGenerator> getPoolGenerators() { return poolGenerators; }
+
+} // namespace onyx::lowering

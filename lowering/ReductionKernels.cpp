@@ -1,0 +1,260 @@
+//===- ReductionKernels.cpp - ReduceSum/Mean/Max/Min and ArgMax -----------===//
+//
+// Every output element is one row of the input (WorkgroupReduce.h), reduced
+// by the invocations of a workgroup: any set of axes, contiguous or not,
+// since a row's elements are found through its merged dimensions' strides.
+// Max and Min let NaN win, as the reference does; ArgMax carries the index
+// along with the value and breaks ties towards the first (or, with
+// select_last_index, the last) index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Glsl.h"
+#include "lowering/WorkgroupReduce.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpDef.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace onyx::lowering {
+
+static Type getElementType(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+/// The GLSL expression folding `b` into `a`.
+static std::string combineExpr(ReduceKind kind, Type type) {
+  bool isFloat = glsl::isFloat(type);
+  bool isBool = type.isInteger(1);
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return "a + b";
+  case ReduceKind::Max:
+    // Max of bools is Or; a NaN wins over anything.
+    if (isBool)
+      return "a || b";
+    return isFloat ? "(b > a || isnan(b)) ? b : a" : "b > a ? b : a";
+  case ReduceKind::Min:
+    if (isBool)
+      return "a && b";
+    return isFloat ? "(b < a || isnan(b)) ? b : a" : "b < a ? b : a";
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+static std::string identity(ReduceKind kind, Type type) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return glsl::literal(type, 0);
+  case ReduceKind::Max:
+    return glsl::lowest(type);
+  case ReduceKind::Min:
+    return glsl::highest(type);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+static StringRef getKernelName(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return "reduce_sum";
+  case ReduceKind::Mean:
+    return "reduce_mean";
+  case ReduceKind::Max:
+    return "reduce_max";
+  case ReduceKind::Min:
+    return "reduce_min";
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+LogicalResult lowerReduction(LoweringContext &ctx, Value input,
+                             const llvm::SmallBitVector &reduced,
+                             ReduceKind kind, Value output) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type type = inputType.getElementType();
+  if (reportUnsupported(ctx, type))
+    return failure();
+  RowSpace space = getRowSpace(inputType.getShape(), reduced);
+  if (space.numRows == 0)
+    return success();
+  // An empty input has nothing to bind: every row is the identity.
+  bool hasInput = inputType.getNumElements() != 0;
+  Value inputView;
+  if (hasInput && !(inputView = ctx.getView(input)))
+    return failure();
+
+  RowLayout layout =
+      chooseRowLayout(ctx.getTarget(), space, getSharedBytes(type));
+  std::string ct = glsl::computeType(type);
+  std::string result = "acc";
+  if (kind == ReduceKind::Mean) {
+    if (space.rowLength == 0)
+      result =
+          glsl::isFloat(type)
+              ? glsl::literal(type, std::numeric_limits<double>::quiet_NaN())
+              : glsl::integerLiteral(type, 0);
+    else if (glsl::isFloat(type))
+      result = "acc / " + glsl::literal(type, double(space.rowLength));
+    else
+      result = "acc / " + glsl::integerLiteral(type, space.rowLength);
+  }
+
+  KernelSpec spec;
+  spec.name = getKernelName(kind).str();
+  spec.workgroupSize = {layout.size(), 1, 1};
+  std::string &glsl = spec.glsl;
+  glsl = glsl::header(spec.workgroupSize);
+  SmallVector<Value> bindings;
+  if (hasInput) {
+    glsl += glsl::buffer(0, gpu::Access::Read, type, "x");
+    spec.bindings.push_back(gpu::Access::Read);
+    bindings.push_back(inputView);
+  }
+  glsl += glsl::buffer(bindings.size(), gpu::Access::Write, type, "y");
+  spec.bindings.push_back(gpu::Access::Write);
+  bindings.push_back(output);
+  glsl += rowDeclarations(space, layout) + sharedArray(layout, ct, "red");
+  glsl += fmt::format("{0} fold({0} a, {0} b) {{ return {1}; }}\n"
+                      "void combine(uint a, uint b) {{\n"
+                      "  red[a] = fold(red[a], red[b]);\n"
+                      "}}\n",
+                      ct, combineExpr(kind, type));
+  glsl += "void main() {\n" + rowPrologue() +
+          fmt::format("  {} acc = {};\n", ct, identity(kind, type));
+  if (hasInput)
+    glsl += forEachElement("      acc = fold(acc, " +
+                           glsl::load(type, "x", "at") + ");\n");
+  glsl += reduceAcrossRow(layout, {{"acc", "red"}}, "combine") +
+          "  if (active && slot == 0u)\n    " +
+          glsl::store(type, "y", "row", result) + "\n}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+               bindings);
+  return success();
+}
+
+static LogicalResult lowerReduceOp(Operation *op, LoweringContext &ctx,
+                                   ReduceKind kind) {
+  Value data = op->getOperand(0);
+  int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+  onnx::OpAttrs attrs(op);
+  SmallVector<int64_t> axes;
+  if (op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1))) {
+    std::optional<SmallVector<int64_t>> values =
+        onnx::getConstantInts(op->getOperand(1));
+    if (!values)
+      return ctx.emitError() << "needs constant axes to be lowered";
+    axes = std::move(*values);
+  }
+  if (axes.empty() && attrs.getInt("noop_with_empty_axes")) {
+    Value view = ctx.getView(data);
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0), view);
+    return success();
+  }
+  llvm::SmallBitVector reduced(rank, axes.empty());
+  for (int64_t axis : axes)
+    reduced.set(axis < 0 ? axis + rank : axis);
+  Value output =
+      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()));
+  ctx.setResult(op->getResult(0), output);
+  return lowerReduction(ctx, data, reduced, kind, output);
+}
+
+template <ReduceKind kind>
+static LogicalResult lowerReduce(Operation *op, LoweringContext &ctx) {
+  return lowerReduceOp(op, ctx, kind);
+}
+
+/// ArgMax: the value and index of each invocation's best element meet in
+/// two shared arrays; an invocation that saw no element holds index NONE.
+static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  auto inputType = cast<RankedTensorType>(data.getType());
+  Type type = inputType.getElementType();
+  if (reportUnsupported(ctx, type))
+    return failure();
+  if (!ctx.getTarget().features.contains(gpu::Feature::Int64))
+    return ctx.emitError() << "needs the target feature int64 for its "
+                              "indices";
+  onnx::OpAttrs attrs(op);
+  int64_t rank = inputType.getRank();
+  int64_t axis = attrs.getInt("axis");
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis < 0 ? axis + rank : axis);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Value output = ctx.allocate(resultType);
+  ctx.setResult(op->getResult(0), output);
+  RowSpace space = getRowSpace(inputType.getShape(), reduced);
+  if (space.numRows == 0 || space.rowLength == 0)
+    return space.numRows == 0
+               ? success()
+               : ctx.emitError() << "cannot take the maximum of no elements";
+  Value input = ctx.getView(data);
+  if (!input)
+    return failure();
+
+  RowLayout layout =
+      chooseRowLayout(ctx.getTarget(), space, getSharedBytes(type) + 4);
+  std::string ct = glsl::computeType(type);
+  KernelSpec spec;
+  spec.name = "argmax";
+  spec.workgroupSize = {layout.size(), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  spec.glsl =
+      glsl::header(spec.workgroupSize) +
+      glsl::buffer(0, gpu::Access::Read, type, "x") +
+      glsl::buffer(1, gpu::Access::Write, resultType.getElementType(), "y") +
+      rowDeclarations(space, layout) + sharedArray(layout, ct, "red_v") +
+      sharedArray(layout, "uint", "red_i") +
+      fmt::format("const uint NONE = 0xffffffffu;\n"
+                  "bool better({0} b, uint bi, {0} a, uint ai) {{\n"
+                  "  if (bi == NONE) return false;\n"
+                  "  if (ai == NONE) return true;\n"
+                  "  return b > a || (b == a && bi {1} ai);\n"
+                  "}}\n"
+                  "void combine(uint a, uint b) {{\n"
+                  "  if (better(red_v[b], red_i[b], red_v[a], red_i[a])) {{\n"
+                  "    red_v[a] = red_v[b];\n"
+                  "    red_i[a] = red_i[b];\n"
+                  "  }}\n"
+                  "}}\n",
+                  ct, attrs.getInt("select_last_index") ? ">" : "<") +
+      "void main() {\n" + rowPrologue() +
+      fmt::format("  {} best = {};\n  uint index = NONE;\n", ct,
+                  glsl::lowest(type)) +
+      forEachElement(fmt::format("      {} v = {};\n"
+                                 "      if (better(v, i, best, index)) {{\n"
+                                 "        best = v;\n"
+                                 "        index = i;\n"
+                                 "      }}\n",
+                                 ct, glsl::load(type, "x", "at"))) +
+      reduceAcrossRow(layout, {{"best", "red_v"}, {"index", "red_i"}},
+                      "combine") +
+      "  if (active && slot == 0u)\n    " +
+      glsl::store(resultType.getElementType(), "y", "row", "int64_t(index)") +
+      "\n}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+               {input, output});
+  return success();
+}
+
+static const KernelGenerator reductionGenerators[] = {
+    {"onnx.ReduceSum", lowerReduce<ReduceKind::Sum>},
+    {"onnx.ReduceMean", lowerReduce<ReduceKind::Mean>},
+    {"onnx.ReduceMax", lowerReduce<ReduceKind::Max>},
+    {"onnx.ReduceMin", lowerReduce<ReduceKind::Min>},
+    {"onnx.ArgMax", lowerArgMax},
+};
+
+ArrayRef<KernelGenerator> getReductionGenerators() {
+  return reductionGenerators;
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,184 @@
+//===- WorkgroupReduce.cpp - Rows reduced by cooperating invocations ------===//
+
+#include "lowering/WorkgroupReduce.h"
+
+#include "lowering/Glsl.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+namespace onyx::lowering {
+
+RowSpace getRowSpace(ArrayRef<int64_t> shape,
+                     const llvm::SmallBitVector &reduced) {
+  RowSpace space;
+  SmallVector<int64_t> strides = glsl::strides(shape);
+  // Walk inside out so that a dimension merges into the one inside it.
+  std::optional<bool> innerKind;
+  bool innermostKept = false;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 1)
+      continue;
+    bool isReduced = reduced[d];
+    SmallVector<int64_t> &sizes =
+        isReduced ? space.elementSizes : space.rowSizes;
+    SmallVector<int64_t> &dimStrides =
+        isReduced ? space.elementStrides : space.rowStrides;
+    if (innerKind == isReduced) {
+      sizes.back() *= shape[d];
+    } else {
+      sizes.push_back(shape[d]);
+      dimStrides.push_back(strides[d]);
+    }
+    if (!innerKind)
+      innermostKept = !isReduced;
+    innerKind = isReduced;
+  }
+  if (innermostKept)
+    space.interleave = space.rowSizes.front();
+  std::reverse(space.rowSizes.begin(), space.rowSizes.end());
+  std::reverse(space.rowStrides.begin(), space.rowStrides.end());
+  std::reverse(space.elementSizes.begin(), space.elementSizes.end());
+  std::reverse(space.elementStrides.begin(), space.elementStrides.end());
+  for (int64_t s : space.rowSizes)
+    space.numRows *= s;
+  for (int64_t s : space.elementSizes)
+    space.rowLength *= s;
+  return space;
+}
+
+static uint32_t powerOf2Ceil(int64_t n) {
+  return n <= 1 ? 1u : uint32_t(std::bit_ceil(uint64_t(n)));
+}
+
+RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
+                          unsigned sharedBytesPerInvocation) {
+  // 256 invocations keep several workgroups resident per multiprocessor;
+  // more only lengthen the tree.
+  uint32_t maxSize = std::min({256u, target.maxComputeWorkGroupInvocations,
+                               target.maxComputeWorkGroupSize[0]});
+  if (sharedBytesPerInvocation)
+    maxSize = std::min(maxSize, target.maxComputeSharedMemorySize /
+                                    sharedBytesPerInvocation);
+  maxSize = std::bit_floor(std::max(maxSize, 1u));
+
+  RowLayout layout;
+  layout.interleaved = space.interleave > 1;
+  if (layout.interleaved) {
+    // 32 adjacent rows make a step of the workgroup read whole cache lines.
+    layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
+    layout.depth =
+        std::min(powerOf2Ceil(space.rowLength), maxSize / layout.lanes);
+  } else {
+    layout.depth = std::min(powerOf2Ceil(space.rowLength), maxSize);
+  }
+  // Short rows leave room for more rows per workgroup.
+  layout.lanes = std::max(layout.lanes, std::min(maxSize / layout.depth,
+                                                 powerOf2Ceil(space.numRows)));
+  return layout;
+}
+
+/// The input offset of flat index `var` over dimensions `sizes` (outermost
+/// first) with input strides `strides`.
+static std::string offsetExpr(ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> strides, StringRef var) {
+  std::string expr;
+  int64_t inner = 1;
+  for (size_t d = sizes.size(); d-- > 0;) {
+    std::string coord = var.str();
+    if (inner != 1)
+      coord = fmt::format("({} / {}u)", coord, inner);
+    // The outermost coordinate needs no modulo: the index is in range.
+    if (d != 0)
+      coord = fmt::format("({} % {}u)", coord, sizes[d]);
+    std::string term =
+        strides[d] == 1 ? coord : fmt::format("{} * {}u", coord, strides[d]);
+    expr = expr.empty() ? term : term + " + " + expr;
+    inner *= sizes[d];
+  }
+  return expr.empty() ? "0u" : expr;
+}
+
+std::string rowDeclarations(const RowSpace &space, const RowLayout &layout) {
+  return fmt::format(
+      "const uint ROWS = {}u;\n"
+      "const uint LENGTH = {}u;\n"
+      "const uint LANES = {}u;\n"
+      "const uint DEPTH = {}u;\n"
+      "// Invocation lane * LANE_STRIDE + slot * SLOT_STRIDE works on row\n"
+      "// `lane` of the workgroup.\n"
+      "const uint LANE_STRIDE = {}u;\n"
+      "const uint SLOT_STRIDE = {}u;\n"
+      "uint rowOffset(uint row) {{ return {}; }}\n"
+      "uint elementOffset(uint i) {{ return {}; }}\n",
+      space.numRows, space.rowLength, layout.lanes, layout.depth,
+      layout.interleaved ? 1 : layout.depth,
+      layout.interleaved ? layout.lanes : 1,
+      offsetExpr(space.rowSizes, space.rowStrides, "row"),
+      offsetExpr(space.elementSizes, space.elementStrides, "i"));
+}
+
+std::string rowPrologue() {
+  return "  uint lane = (gl_LocalInvocationID.x / LANE_STRIDE) % LANES;\n"
+         "  uint slot = (gl_LocalInvocationID.x / SLOT_STRIDE) % DEPTH;\n"
+         "  uint row = gl_WorkGroupID.x * LANES + lane;\n"
+         "  bool active = row < ROWS;\n"
+         "  uint base = active ? rowOffset(row) : 0u;\n";
+}
+
+std::string forEachElement(StringRef body) {
+  return "  if (active) {\n"
+         "    for (uint i = slot; i < LENGTH; i += DEPTH) {\n"
+         "      uint at = base + elementOffset(i);\n" +
+         body.str() +
+         "    }\n"
+         "  }\n";
+}
+
+std::string sharedArray(const RowLayout &layout, StringRef type,
+                        StringRef name) {
+  return fmt::format("shared {} {}[{}];\n", type.str(), name.str(),
+                     layout.size());
+}
+
+std::string reduceAcrossRow(const RowLayout &layout, ArrayRef<Partial> partials,
+                            StringRef combine) {
+  if (layout.depth == 1)
+    return {};
+  std::string code;
+  for (const Partial &p : partials)
+    code += fmt::format("  {}[gl_LocalInvocationID.x] = {};\n", p.shared,
+                        p.variable);
+  code += fmt::format(
+      "  barrier();\n"
+      "  for (uint s = DEPTH / 2u; s > 0u; s >>= 1u) {{\n"
+      "    if (slot < s)\n"
+      "      {}(gl_LocalInvocationID.x, gl_LocalInvocationID.x + s * "
+      "SLOT_STRIDE);\n"
+      "    barrier();\n"
+      "  }}\n",
+      combine.str());
+  for (const Partial &p : partials)
+    code +=
+        fmt::format("  {} = {}[lane * LANE_STRIDE];\n", p.variable, p.shared);
+  // The arrays are free again only once every invocation has read them.
+  code += "  barrier();\n";
+  return code;
+}
+
+unsigned getSharedBytes(Type elementType) {
+  std::string type = glsl::computeType(elementType);
+  return type == "double" || type == "int64_t" || type == "uint64_t" ? 8 : 4;
+}
+
+bool reportUnsupported(LoweringContext &ctx, Type elementType) {
+  if (glsl::isSupported(elementType))
+    return false;
+  ctx.emitError() << "element type " << elementType
+                  << " is not supported by GPU kernels";
+  return true;
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,130 @@
+//===- WorkgroupReduce.h - Rows reduced by cooperating invocations -*- C++
+//-*-===//
+//
+// Reductions, Softmax, LayerNormalization and the global pools all reduce
+// *rows*: the elements of a tensor that differ only in some (reduced)
+// dimensions. A workgroup owns LANES rows and DEPTH invocations (a power of
+// two) cooperate on each row: each folds every DEPTH-th element of the row
+// in registers, then the partial results meet in shared memory in a tree of
+// DEPTH/2, DEPTH/4, ..., 1 steps. No invocation walks a long row alone, and
+// a sum adds numbers of similar magnitude at each tree level.
+//
+// When the reduced dimensions are the innermost ones, a row is contiguous
+// and the invocations of one row are adjacent in the workgroup, so they read
+// consecutive elements. When a kept dimension is innermost, rows interleave
+// in memory and the invocations of adjacent rows are adjacent instead, so a
+// step of the workgroup still reads consecutive elements.
+//
+// The pieces here write GLSL; ReductionKernels.cpp, NormalizationKernels.cpp
+// and PoolKernels.cpp assemble kernels from them.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "lowering/KernelGenerator.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <string>
+
+namespace onyx::lowering {
+
+/// How the rows of a reduction lie in its input, dimensions merged where
+/// adjacent ones are both kept or both reduced (and size-1 ones dropped).
+struct RowSpace {
+  /// Kept dimensions, outermost first, and their strides in the input.
+  SmallVector<int64_t> rowSizes, rowStrides;
+  /// Reduced dimensions, outermost first, and their strides in the input.
+  SmallVector<int64_t> elementSizes, elementStrides;
+  int64_t numRows = 1;
+  int64_t rowLength = 1;
+  /// How many consecutive rows interleave in memory: the size of the
+  /// innermost dimension if it is kept, 1 if rows are contiguous.
+  int64_t interleave = 1;
+};
+
+/// The rows of a tensor of `shape` reduced over the dimensions set in
+/// `reduced`. Rows are numbered as the kept dimensions are laid out
+/// row-major, which is the output's order whether or not it keeps the
+/// reduced dimensions as 1.
+RowSpace getRowSpace(ArrayRef<int64_t> shape,
+                     const llvm::SmallBitVector &reduced);
+
+/// How a workgroup covers rows: `lanes` rows, `depth` invocations each.
+struct RowLayout {
+  uint32_t lanes = 1;
+  uint32_t depth = 1;
+  /// Invocations of adjacent rows are adjacent (rows interleave).
+  bool interleaved = false;
+  uint32_t size() const { return lanes * depth; }
+  uint64_t numWorkgroups(const RowSpace &space) const {
+    return (uint64_t(space.numRows) + lanes - 1) / lanes;
+  }
+};
+
+/// A layout for `space` that fits the target's workgroup limits and its
+/// shared memory, given `sharedBytesPerInvocation` (the partial results one
+/// invocation keeps in shared memory at a time).
+RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
+                          unsigned sharedBytesPerInvocation);
+
+/// Global declarations: the constants ROWS, LENGTH, LANES, DEPTH, and the
+/// functions `uint rowOffset(uint row)` and `uint elementOffset(uint i)`
+/// whose sum is the input index of element i of a row.
+std::string rowDeclarations(const RowSpace &space, const RowLayout &layout);
+
+/// The first statements of main(): `lane` and `slot` (this invocation's row
+/// in the workgroup and its place among the row's invocations), `row`,
+/// `active` (whether the row exists: the last workgroup may be partial) and
+/// `base` (the row's input offset, 0 when inactive).
+std::string rowPrologue();
+
+/// A loop over this invocation's elements of its row: runs `body` with
+/// `uint i` (the element's index in the row) and `uint at` (its input index)
+/// for i = slot, slot + DEPTH, ... in increasing order, if the row is active.
+std::string forEachElement(StringRef body);
+
+/// A shared array with one element of GLSL type `type` per invocation.
+std::string sharedArray(const RowLayout &layout, StringRef type,
+                        StringRef name);
+
+/// A variable of the invocation and the shared array it meets the other
+/// invocations' in.
+struct Partial {
+  std::string variable;
+  std::string shared;
+};
+
+/// Statements that combine each row's partials across its DEPTH
+/// invocations, in uniform control flow (every invocation runs them).
+/// `combine` names a GLSL function `void combine(uint a, uint b)` that folds
+/// the shared slots b into slots a. Afterwards every invocation of a row
+/// holds the row's result in the variables, and the shared arrays can be
+/// reused. Nothing when DEPTH is 1.
+std::string reduceAcrossRow(const RowLayout &layout, ArrayRef<Partial> partials,
+                            StringRef combine);
+
+//===----------------------------------------------------------------------===//
+// Reductions as a whole (defined in ReductionKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Mean, Max, Min };
+
+/// Lowers a reduction of tensor `input` (an operand of the op being lowered)
+/// over the dimensions in `reduced` into the view `output` (of the input's
+/// element type, one element per row), as the onnx Reduce ops define it: the
+/// identity for empty rows (0, -inf, +inf, NaN for a float mean), NaN
+/// propagating through Max and Min, integer means truncating. Used by the
+/// Reduce ops and the global pools.
+LogicalResult lowerReduction(LoweringContext &ctx, Value input,
+                             const llvm::SmallBitVector &reduced,
+                             ReduceKind kind, Value output);
+
+/// Bytes a value of the GLSL compute type of `elementType` takes in shared
+/// memory.
+unsigned getSharedBytes(Type elementType);
+
+/// Reports an element type kernels cannot hold; true if it did.
+bool reportUnsupported(LoweringContext &ctx, Type elementType);
+
+} // namespace onyx::lowering
