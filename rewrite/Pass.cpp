@@ -223,6 +223,16 @@ void onyx::registerPass(std::function<std::unique_ptr<Pass>()> create) {
   it->second.create = std::move(create);
 }
 
+void onyx::registerPassPipeline(StringRef argument, StringRef description,
+                                std::function<void(OpPassManager &)> build) {
+  auto [it, inserted] = getRegistry().try_emplace(argument);
+  if (!inserted)
+    return;
+  it->second.argument = argument.str();
+  it->second.description = description.str();
+  it->second.buildPipeline = std::move(build);
+}
+
 const PassInfo *onyx::lookupPassInfo(StringRef argument) {
   auto it = getRegistry().find(argument);
   return it == getRegistry().end() ? nullptr : &it->second;

@@ -131,15 +131,24 @@ private:
   std::vector<PassStatistic *> statistics;
 };
 
-/// The registry behind pipeline text and onyx-opt's pass flags.
+class OpPassManager;
+
+/// The registry behind pipeline text and onyx-opt's pass flags. An entry
+/// is a pass (`create`) or a named pipeline (`buildPipeline`), which adds
+/// its passes one by one so that each shows in IR dumps and timing.
 struct PassInfo {
   std::string argument;
   std::string description;
   std::function<std::unique_ptr<Pass>()> create;
+  std::function<void(OpPassManager &)> buildPipeline;
+  bool isPipeline() const { return bool(buildPipeline); }
 };
 
 /// Registers a pass kind (once; later registrations of a name are ignored).
 void registerPass(std::function<std::unique_ptr<Pass>()> create);
+/// Registers a named pipeline (`--lower`, `lower` in pipeline text).
+void registerPassPipeline(StringRef argument, StringRef description,
+                          std::function<void(OpPassManager &)> build);
 const PassInfo *lookupPassInfo(StringRef argument);
 /// All registered passes, sorted by argument.
 std::vector<const PassInfo *> getRegisteredPasses();

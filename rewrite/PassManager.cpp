@@ -266,6 +266,12 @@ LogicalResult PipelineParser::parseStep(OpPassManager &pm) {
     return emitError(nameStart, "'" + name +
                                     "' does not refer to a registered pass "
                                     "or pass pipeline");
+  if (info->isPipeline()) {
+    if (peek('{'))
+      return emitError(pos, "pipeline '" + name + "' takes no options");
+    info->buildPipeline(pm);
+    return success();
+  }
   std::unique_ptr<Pass> pass = info->create();
 
   if (peek('{')) {

@@ -50,8 +50,11 @@ private:
   static void
   forEachHelpLine(const cl::Option &flag,
                   llvm::function_ref<void(size_t, StringRef, StringRef)> fn) {
-    std::unique_ptr<Pass> pass = lookupPassInfo(flag.ArgStr)->create();
-    ArrayRef<PassOptionBase *> options = pass->getOptions();
+    const PassInfo *info = lookupPassInfo(flag.ArgStr);
+    std::unique_ptr<Pass> pass = info->isPipeline() ? nullptr : info->create();
+    ArrayRef<PassOptionBase *> options;
+    if (pass)
+      options = pass->getOptions();
     std::string head = ("--" + flag.ArgStr).str();
     if (!options.empty())
       head += "[=<options>]";
@@ -186,6 +189,13 @@ onyx::applyPassManagerCLOptions(PassManager &pm,
       return failure();
   }
   for (const PassFlagUse &use : uses) {
+    if (use.info->isPipeline()) {
+      if (!use.options.empty())
+        return reportError(errorStream, "--" + use.info->argument +
+                                            ": the pipeline takes no options");
+      use.info->buildPipeline(pm);
+      continue;
+    }
     std::unique_ptr<Pass> pass = use.info->create();
     std::string error;
     if (failed(pass->setOptions(use.options, error)))

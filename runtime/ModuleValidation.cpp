@@ -79,6 +79,9 @@ static LogicalResult validateFunction(FuncOp func, const Device &device) {
     if (isa<gpu::ViewOp, gpu::WeightOp, gpu::DispatchOp, gpu::CopyOp,
             gpu::UploadOp, gpu::DownloadOp>(&op))
       continue;
+    if (isa<gpu::AllocOp>(&op))
+      return op.emitOpError("is not placed in a buffer yet; run "
+                            "gpu-plan-buffers (part of --lower) first");
     if (isa<ReturnOp>(&op)) {
       for (Value result : op.getOperands())
         if (!result.getDefiningOp<gpu::DownloadOp>())

@@ -113,6 +113,8 @@ static LogicalResult verifyBinding(DispatchOp op, unsigned i, Access access,
     return op.emitOpError() << "binding #" << i << " must be a !gpu.view, got "
                             << view.getType();
   std::optional<MemoryRange> found = getMemoryRange(view);
+  if (!found && isUnplannedView(view))
+    return success();
   if (!found)
     return op.emitOpError()
            << "binding #" << i << " is not a view of a gpu.buffer";

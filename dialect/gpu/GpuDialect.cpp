@@ -12,7 +12,7 @@
 namespace onyx::gpu {
 
 GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
-  addOperations<KernelOp, BufferOp, ViewOp, WeightOp, DispatchOp, CopyOp,
+  addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp, CopyOp,
                 UploadOp, DownloadOp>();
 }
 

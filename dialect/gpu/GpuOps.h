@@ -68,6 +68,11 @@ public:
                     std::array<uint32_t, 3> workgroupSize,
                     ArrayRef<Type> pushConstantTypes, ArrayRef<uint32_t> spirv,
                     StringRef entryPoint = "main");
+  /// A kernel still in GLSL (entry point main), for gpu-compile-kernels.
+  static void build(OpBuilder &builder, OperationState &state, StringRef name,
+                    ArrayRef<Access> bindings,
+                    std::array<uint32_t, 3> workgroupSize,
+                    ArrayRef<Type> pushConstantTypes, StringRef glsl);
 
   StringRef getSymName();
   StringRef getEntryPoint();
@@ -77,7 +82,14 @@ public:
   SmallVector<Type> getPushConstantTypes();
   /// Bytes of the push-constant block.
   uint32_t getPushConstantsSize();
+  /// Whether the kernel holds SPIR-V (else it holds GLSL).
+  bool hasSpirv();
   ArrayRef<uint32_t> getSpirv();
+  /// The GLSL source of an uncompiled kernel; empty once compiled.
+  StringRef getGlsl();
+  /// Replaces the GLSL with its compiled SPIR-V.
+  void setSpirv(ArrayRef<uint32_t> spirv);
+  static DenseElementsAttr getSpirvAttr(Context *ctx, ArrayRef<uint32_t> spirv);
 
   /// The part of verify() that the accessors above rely on.
   LogicalResult verifyInterface();
@@ -123,6 +135,24 @@ public:
   Value getSource() { return state->getOperand(0); }
   /// Bytes from the start of the source.
   uint64_t getOffset();
+  ViewType getType();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// A tensor not yet placed in a buffer: what kernel generation produces
+/// and buffer planning (gpu-plan-buffers) replaces with a view of the
+/// arena. The runtime does not run functions that still hold one.
+///
+///   %t = gpu.alloc : !gpu.view<2x3xf32>
+class AllocOp : public Op<AllocOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.alloc"; }
+
+  static void build(OpBuilder &builder, OperationState &state, ViewType type);
   ViewType getType();
 
   LogicalResult verify();
@@ -227,11 +257,15 @@ struct MemoryRange {
   uint64_t size = 0;
   uint64_t end() const { return offset + size; }
   bool overlaps(const MemoryRange &o) const {
-    return buffer == o.buffer && offset < o.end() && o.offset < end();
+    return buffer && buffer == o.buffer && offset < o.end() &&
+           o.offset < end();
   }
 };
 /// Follows views and weights to their buffer; nullopt if `view` is not
 /// (transitively) defined on a gpu.buffer.
 std::optional<MemoryRange> getMemoryRange(Value view);
+/// Whether `view` is (transitively) a view of a gpu.alloc, which buffer
+/// planning has yet to place.
+bool isUnplannedView(Value view);
 
 } // namespace onyx::gpu

@@ -3,7 +3,11 @@
 //   gpu.kernel @name(read, read, write) workgroup_size(64, 1, 1)
 //       push_constants(i32) entry_point("main") attributes {...}
 //       spirv(dense<"0x..."> : tensor<Nxi32>)
+//   gpu.kernel @name(read, write) workgroup_size(64, 1, 1) glsl("#version 450 ...")
 //
+// A kernel holds SPIR-V, or - between kernel generation and shader
+// compilation in the lowering pipeline - the GLSL source it is compiled
+// from, so that the generated code can be read and tested as text.
 // push_constants and entry_point are left out when empty and "main". The
 // verifier reads the SPIR-V and checks that it agrees with the declared
 // interface and stays within the module's target.
@@ -25,6 +29,7 @@ static constexpr StringRef kBindings = "bindings";
 static constexpr StringRef kWorkgroupSize = "workgroup_size";
 static constexpr StringRef kPushConstants = "push_constants";
 static constexpr StringRef kSpirv = "spirv";
+static constexpr StringRef kGlsl = "glsl";
 
 StringRef stringifyAccess(Access access) {
   switch (access) {
@@ -50,11 +55,12 @@ static bool isPushConstantType(Type type) {
   return type.isF32() || type.isInteger(32);
 }
 
-void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
-                     ArrayRef<Access> bindings,
-                     std::array<uint32_t, 3> workgroupSize,
-                     ArrayRef<Type> pushConstantTypes, ArrayRef<uint32_t> spirv,
-                     StringRef entryPoint) {
+/// The attributes of the interface, shared by both builders.
+static void buildInterface(OpBuilder &builder, OperationState &state,
+                           StringRef name, ArrayRef<Access> bindings,
+                           std::array<uint32_t, 3> workgroupSize,
+                           ArrayRef<Type> pushConstantTypes,
+                           StringRef entryPoint) {
   state.addAttribute("sym_name", builder.getStringAttr(name));
   state.addAttribute(kEntryPoint, builder.getStringAttr(entryPoint));
   SmallVector<Attribute> accesses;
@@ -70,14 +76,41 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
       types.push_back(builder.getTypeAttr(t));
     state.addAttribute(kPushConstants, builder.getArrayAttr(types));
   }
-  auto wordsType =
-      RankedTensorType::get({int64_t(spirv.size())}, builder.getI32Type());
-  state.addAttribute(
-      kSpirv, DenseElementsAttr::getFromRawBuffer(
-                  wordsType,
-                  ArrayRef<char>(reinterpret_cast<const char *>(spirv.data()),
-                                 spirv.size() * sizeof(uint32_t))));
 }
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     ArrayRef<Access> bindings,
+                     std::array<uint32_t, 3> workgroupSize,
+                     ArrayRef<Type> pushConstantTypes, ArrayRef<uint32_t> spirv,
+                     StringRef entryPoint) {
+  buildInterface(builder, state, name, bindings, workgroupSize,
+                 pushConstantTypes, entryPoint);
+  state.addAttribute(kSpirv, getSpirvAttr(builder.getContext(), spirv));
+}
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     ArrayRef<Access> bindings,
+                     std::array<uint32_t, 3> workgroupSize,
+                     ArrayRef<Type> pushConstantTypes, StringRef glsl) {
+  buildInterface(builder, state, name, bindings, workgroupSize,
+                 pushConstantTypes, "main");
+  state.addAttribute(kGlsl, builder.getStringAttr(glsl));
+}
+
+DenseElementsAttr KernelOp::getSpirvAttr(Context *ctx,
+                                         ArrayRef<uint32_t> spirv) {
+  auto wordsType = RankedTensorType::get({int64_t(spirv.size())},
+                                         IntegerType::get(ctx, 32));
+  return DenseElementsAttr::getFromRawBuffer(
+      wordsType, ArrayRef<char>(reinterpret_cast<const char *>(spirv.data()),
+                                spirv.size() * sizeof(uint32_t)));
+}
+
+void KernelOp::setSpirv(ArrayRef<uint32_t> spirv) {
+  state->setAttr(kSpirv, getSpirvAttr(state->getContext(), spirv));
+  state->removeAttr(kGlsl);
+}
+
 
 StringRef KernelOp::getSymName() {
   return state->getAttrOfType<StringAttr>("sym_name").getValue();
@@ -108,6 +141,11 @@ SmallVector<Type> KernelOp::getPushConstantTypes() {
 }
 uint32_t KernelOp::getPushConstantsSize() {
   return 4 * getPushConstantTypes().size();
+}
+bool KernelOp::hasSpirv() { return state->getAttr(kSpirv) != nullptr; }
+StringRef KernelOp::getGlsl() {
+  auto glsl = state->getAttrOfType<StringAttr>(kGlsl);
+  return glsl ? glsl.getValue() : StringRef();
 }
 ArrayRef<uint32_t> KernelOp::getSpirv() {
   return state->getAttrOfType<DenseElementsAttr>(kSpirv)
@@ -158,6 +196,13 @@ LogicalResult KernelOp::verifyInterface() {
                                  << a;
     }
   }
+  bool hasGlsl = op->getAttr(kGlsl) != nullptr;
+  if (hasGlsl && !op->getAttrOfType<StringAttr>(kGlsl))
+    return op->emitOpError("requires 'glsl' to be a string");
+  if (hasGlsl == (op->getAttr(kSpirv) != nullptr))
+    return op->emitOpError("requires exactly one of 'spirv' and 'glsl'");
+  if (hasGlsl)
+    return success();
   auto spirv = op->getAttrOfType<DenseElementsAttr>(kSpirv);
   if (!spirv || spirv.getType().getRank() != 1 ||
       !spirv.getElementType().isInteger(32) || spirv.isSplat())
@@ -262,6 +307,9 @@ LogicalResult KernelOp::verify() {
       TargetDesc::lookup(state, isFirstKernel(state));
   if (failed(target))
     return failure();
+  // Uncompiled GLSL: only the declared interface can be checked.
+  if (!hasSpirv())
+    return verifyAgainstTarget(*this, SpirvInfo(), *target);
 
   std::string error;
   FailureOr<SpirvInfo> info = reflectSpirv(getSpirv(), getEntryPoint(), error);
@@ -310,7 +358,14 @@ void KernelOp::print(OpAsmPrinter &p) {
   }
   p.printOptionalAttrDictWithKeyword(state->getAttrs(),
                                      {"sym_name", kEntryPoint, kBindings,
-                                      kWorkgroupSize, kPushConstants, kSpirv});
+                                      kWorkgroupSize, kPushConstants, kSpirv,
+                                      kGlsl});
+  if (!hasSpirv()) {
+    p << " glsl(";
+    p.printAttribute(state->getAttr(kGlsl));
+    p << ")";
+    return;
+  }
   p << " spirv(";
   p.printAttribute(state->getAttr(kSpirv));
   p << ")";
@@ -370,11 +425,16 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
 
-  Attribute spirv;
-  if (parser.parseKeyword(kSpirv) || parser.parseLParen() ||
-      parser.parseAttribute(spirv) || parser.parseRParen())
+  Attribute code;
+  StringRef keyword = kSpirv;
+  if (succeeded(parser.parseOptionalKeyword(kGlsl)))
+    keyword = kGlsl;
+  else if (parser.parseKeyword(kSpirv))
     return failure();
-  result.addAttribute(kSpirv, spirv);
+  if (parser.parseLParen() || parser.parseAttribute(code) ||
+      parser.parseRParen())
+    return failure();
+  result.addAttribute(keyword, code);
   return success();
 }
 

@@ -48,6 +48,19 @@ std::optional<MemoryRange> getMemoryRange(Value view) {
   }
 }
 
+bool isUnplannedView(Value view) {
+  for (Value current = view;;) {
+    Operation *def = current.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<AllocOp>(def))
+      return true;
+    if (!isa<ViewOp>(def) || def->getNumOperands() != 1)
+      return false;
+    current = def->getOperand(0);
+  }
+}
+
 /// Checks that `size` bytes at `offset` fit in the memory `source` names.
 static LogicalResult verifyInBounds(Operation *op, Value source,
                                     uint64_t offset, uint64_t size) {
@@ -261,6 +274,40 @@ ParseResult WeightOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(loc, "expected dense elements of a static shape");
   result.addAttribute(kValue, dense);
   result.addTypes({ViewType::get(cast<RankedTensorType>(dense.getType()))});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.alloc
+//===----------------------------------------------------------------------===//
+
+void AllocOp::build(OpBuilder &, OperationState &state, ViewType type) {
+  state.addTypes({type});
+}
+
+ViewType AllocOp::getType() {
+  return cast<ViewType>(state->getResult(0).getType());
+}
+
+LogicalResult AllocOp::verify() {
+  if (state->getNumOperands() != 0 || state->getNumResults() != 1 ||
+      !isa<ViewType>(state->getResult(0).getType()))
+    return emitOpError("takes no operands and produces one !gpu.view");
+  return success();
+}
+
+void AllocOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict(state->getAttrs());
+  p << " : ";
+  p.printType(getType());
+}
+
+ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
+  Type type;
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type))
+    return failure();
+  result.addTypes({type});
   return success();
 }
 

@@ -1,6 +1,8 @@
 //===- Target.cpp - What a gpu-dialect module needs from a device ---------===//
 #include "dialect/gpu/Target.h"
 
+#include "ir/Parser.h"
+
 #include "ir/Builder.h"
 #include "ir/Operation.h"
 
@@ -202,6 +204,70 @@ FailureOr<TargetDesc> TargetDesc::fromAttr(DictionaryAttr attr,
     limit->set(target, *v);
   }
   return target;
+}
+
+/// Every optional feature: the devices below have them all.
+static FeatureSet allFeatures() {
+  FeatureSet set;
+  for (unsigned i = 0; i < kNumFeatures; ++i)
+    set.insert(Feature(1u << i));
+  return set;
+}
+
+ArrayRef<StringRef> TargetDesc::getNamedTargets() {
+  static const StringRef names[] = {"vulkan", "lavapipe", "nvidia"};
+  return names;
+}
+
+FailureOr<TargetDesc> TargetDesc::parse(StringRef text, Context *ctx,
+                                        std::string &error) {
+  TargetDesc target;
+  text = text.trim();
+  if (text == "vulkan")
+    return target;
+  if (text == "lavapipe") {
+    // Mesa 22 llvmpipe, as vulkaninfo reports it.
+    target.features = allFeatures();
+    target.maxStorageBufferRange = uint64_t(1) << 27;
+    target.maxPushConstantsSize = 128;
+    target.maxComputeSharedMemorySize = 32768;
+    target.maxComputeWorkGroupInvocations = 1024;
+    target.maxComputeWorkGroupSize = {1024, 1024, 1024};
+    target.minStorageBufferOffsetAlignment = 16;
+    target.maxPerStageDescriptorStorageBuffers = 32;
+    target.subgroupSize = 8;
+    return target;
+  }
+  if (text == "nvidia") {
+    // NVIDIA Hopper (H100, H200) with the 5xx Vulkan driver.
+    target.features = allFeatures();
+    target.maxStorageBufferRange = (uint64_t(1) << 32) - 1;
+    target.maxPushConstantsSize = 256;
+    target.maxComputeSharedMemorySize = 49152;
+    target.maxComputeWorkGroupInvocations = 1024;
+    target.maxComputeWorkGroupSize = {1024, 1024, 64};
+    target.minStorageBufferOffsetAlignment = 16;
+    target.maxPerStageDescriptorStorageBuffers = 1u << 20;
+    target.subgroupSize = 32;
+    return target;
+  }
+  if (!text.starts_with("{")) {
+    error = "unknown target '" + text.str() +
+            "'; expected vulkan, lavapipe, nvidia or a dictionary such as "
+            "{features = [\"int64\"], max_compute_shared_memory_size = 32768}";
+    return failure();
+  }
+  auto dict = dyn_cast_or_null<DictionaryAttr>(parseAttribute(text, ctx));
+  if (!dict) {
+    error = "expected a dictionary attribute describing the target";
+    return failure();
+  }
+  // Report through the context's handler, like other IR errors.
+  FailureOr<TargetDesc> parsed =
+      fromAttr(dict, UnknownLoc::get(ctx));
+  if (failed(parsed))
+    error = "invalid target description";
+  return parsed;
 }
 
 FailureOr<TargetDesc> TargetDesc::lookup(Operation *op, bool report) {

@@ -93,6 +93,15 @@ struct TargetDesc {
   /// is. Reports a malformed attribute only if `report` is set.
   static FailureOr<TargetDesc> lookup(Operation *op, bool report);
 
+  /// A target named on a command line (`--target=`): `vulkan` (what every
+  /// Vulkan device guarantees: the defaults), `lavapipe` (Mesa's CPU
+  /// driver, as in CI), `nvidia` (an H100/H200 class GPU), or the attribute
+  /// form written out: `{features = ["int64"], subgroup_size = 32}`.
+  static FailureOr<TargetDesc> parse(StringRef text, Context *ctx,
+                                     std::string &error);
+  /// The names parse() knows.
+  static ArrayRef<StringRef> getNamedTargets();
+
   /// The attribute form; limits equal to the defaults are left out.
   DictionaryAttr toAttr(Context *ctx) const;
 

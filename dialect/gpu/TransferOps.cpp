@@ -19,6 +19,8 @@ static LogicalResult verifyWritableView(Operation *op, unsigned index,
     return op->emitOpError() << "expects the " << role
                              << " to be a !gpu.view, got " << view.getType();
   std::optional<MemoryRange> range = getMemoryRange(view);
+  if (!range && isUnplannedView(view))
+    return success();
   if (!range)
     return op->emitOpError()
            << "expects the " << role << " to be a view of a gpu.buffer";
@@ -76,9 +78,12 @@ LogicalResult CopyOp::verify() {
     return emitOpError() << "copies " << size << " bytes into a view of "
                          << getMemorySize(getTarget().getType()) << " bytes";
   std::optional<MemoryRange> from = getMemoryRange(getSource());
+  std::optional<MemoryRange> to = getMemoryRange(getTarget());
+  if (!from && isUnplannedView(getSource()))
+    return success();
   if (!from)
     return emitOpError("expects the source to be a view of a gpu.buffer");
-  if (from->overlaps(*getMemoryRange(getTarget())))
+  if (to && from->overlaps(*to))
     return emitOpError("source and target overlap");
   return success();
 }
@@ -134,7 +139,7 @@ LogicalResult DownloadOp::verify() {
   if (!view)
     return emitOpError() << "expects a !gpu.view, got "
                          << getSource().getType();
-  if (!getMemoryRange(getSource()))
+  if (!getMemoryRange(getSource()) && !isUnplannedView(getSource()))
     return emitOpError("expects a view of a gpu.buffer");
   if (state->getResult(0).getType() != view.getTensorType())
     return emitOpError() << "result " << state->getResult(0).getType()

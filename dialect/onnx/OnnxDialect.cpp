@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/onnx/FusedElementwise.h"
 #include "dialect/onnx/OpDef.h"
 
 #include "ir/BuiltinOps.h"
@@ -311,6 +312,14 @@ OnnxDialect::OnnxDialect(Context *ctx) : Dialect("onnx", ctx) {
   ret->verify = [](Operation *op) { return ReturnOp(op).verify(); };
   ret->print = [](Operation *op, OpAsmPrinter &p) { ReturnOp(op).print(p); };
   ret->parse = &ReturnOp::parse;
+  // Elementwise groups formed by lowering (FusedElementwise.h).
+  addOperation(kFusedElementwiseName,
+               OpTrait::Pure | OpTrait::IsolatedFromAbove |
+                   OpTrait::SingleBlock)
+      ->verify = verifyFusedElementwise;
+  addOperation(kYieldName,
+               OpTrait::Pure | OpTrait::Terminator | OpTrait::ReturnLike)
+      ->verify = verifyYield;
 }
 
 Operation *OnnxDialect::materializeConstant(OpBuilder &builder, Attribute value,

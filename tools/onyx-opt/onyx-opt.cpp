@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/gpu/GpuDialect.h"
+#include "dialect/gpu/Target.h"
 #include "dialect/onnx/OnnxDialect.h"
+#include "lowering/Passes.h"
 #include "dialect/onnx/import/Importer.h"
 #include "ir/AsmPrinter.h"
 #include "ir/Context.h"
@@ -51,6 +53,8 @@ struct Options {
   bool verifyEach = true;
   bool importOnnx = false;
   onnx::ImportOptions importOptions;
+  /// `--target=`: recorded on the module as gpu.target before passes run.
+  std::string target;
   OpPrintingFlags printingFlags;
 };
 
@@ -113,6 +117,13 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("Sizes of the symbolic dimensions of an ONNX model"),
       cl::value_desc("NAME=N,..."), cl::cat(category));
 
+  static cl::opt<std::string> target(
+      "target",
+      cl::desc("The device to lower for (sets the module's gpu.target): "
+               "vulkan, lavapipe, nvidia, or a dictionary of features and "
+               "limits"),
+      cl::value_desc("name|{...}"), cl::cat(category));
+
   std::vector<const cl::OptionCategory *> categories =
       getPassManagerCLCategories();
   categories.push_back(&category);
@@ -134,6 +145,15 @@ static Options parseCommandLine(int argc, char **argv) {
     llvm::errs() << argv[0] << ": for the --bind-dims option: " << error
                  << '\n';
     std::exit(1);
+  }
+  options.target = target;
+  if (!options.target.empty()) {
+    Context ctx;
+    if (failed(gpu::TargetDesc::parse(options.target, &ctx, error))) {
+      llvm::errs() << argv[0] << ": for the --target option: " << error
+                   << '\n';
+      std::exit(1);
+    }
   }
   options.printingFlags.printGenericOpForm(printGeneric)
       .enableDebugInfo(printDebugInfo);
@@ -172,6 +192,14 @@ static LogicalResult runActions(const llvm::SourceMgr &sourceMgr, Context &ctx,
     return failure();
   if (options.verifyEach && failed(verify(*module)))
     return failure();
+  if (!options.target.empty()) {
+    std::string error;
+    FailureOr<gpu::TargetDesc> target =
+        gpu::TargetDesc::parse(options.target, &ctx, error);
+    if (failed(target))
+      return failure();
+    (*module)->setAttr(gpu::TargetDesc::getAttrName(), target->toAttr(&ctx));
+  }
   PassManager pm(&ctx);
   if (failed(buildPassManager(pm, options)) || failed(pm.run(*module)))
     return failure();
@@ -288,6 +316,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerRewritePasses();
   registerTestPasses();
+  lowering::registerLoweringPasses();
   registerPassManagerCLOptions();
   Options options = parseCommandLine(argc, argv);
   // Bad pass flags are reported once, before any input is read, rather

@@ -1,0 +1,168 @@
+//===- ConvertOnnxToGpu.cpp - convert-onnx-to-gpu -------------------------===//
+//
+// Rewrites each function of onnx ops into what the device does, in order:
+// arguments are uploaded into new tensors, constants become weights when a
+// kernel first binds them, Reshape-like ops become views of their operand's
+// memory (no copy), every other op becomes the dispatches its kernel
+// generator (KernelGenerator.h) emits, and results are downloaded and
+// returned. Ops folded away earlier emit nothing; constants only shape
+// computations used emit nothing either. New tensors are gpu.alloc ops:
+// gpu-plan-buffers places them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/KernelGenerator.h"
+#include "lowering/Passes.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+
+#include "ir/Block.h"
+#include "ir/BuiltinOps.h"
+
+namespace onyx::lowering {
+
+namespace {
+
+/// Ops whose result is their first operand's bytes with another shape.
+bool isAlias(StringRef name) {
+  return name == "onnx.Reshape" || name == "onnx.Flatten" ||
+         name == "onnx.Squeeze" || name == "onnx.Unsqueeze" ||
+         name == "onnx.Identity" || name == "onnx.Dropout";
+}
+
+class ConvertOnnxToGpu : public Pass {
+public:
+  ConvertOnnxToGpu() : Pass("builtin.module") {}
+  StringRef getArgument() const override { return "convert-onnx-to-gpu"; }
+  StringRef getDescription() const override {
+    return "Turn onnx ops into gpu dispatches of generated kernels";
+  }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<ConvertOnnxToGpu>();
+  }
+  void runOnOperation() override;
+
+private:
+  LogicalResult convertFunction(FuncOp func, LoweringContext &ctx);
+  LogicalResult convertOp(Operation *op, LoweringContext &ctx);
+
+  PassStatistic numKernels{this, "num-kernels", "Kernels generated"};
+  PassStatistic numDispatches{this, "num-dispatches", "Dispatches emitted"};
+};
+
+LogicalResult ConvertOnnxToGpu::convertOp(Operation *op,
+                                          LoweringContext &ctx) {
+  StringRef name = op->getName().getStringRef();
+  ctx.beginOp(op);
+  if (name == "onnx.Constant" || name == "onnx.NoValue")
+    return success();
+  if (op->hasTrait(OpTrait::ReturnLike)) {
+    SmallVector<Value> results;
+    for (Value operand : op->getOperands()) {
+      Value view = ctx.getView(operand);
+      if (!view)
+        return failure();
+      results.push_back(ctx.getBuilder()
+                            .create<gpu::DownloadOp>(op->getLoc(), view)
+                            ->getResult(0));
+    }
+    ctx.getBuilder().create<ReturnOp>(op->getLoc(), ValueRange(results));
+    return success();
+  }
+  if (isAlias(name)) {
+    if (name == "onnx.Dropout" && op->getNumResults() > 1 &&
+        !op->getResult(1).use_empty())
+      return op->emitOpError("mask result cannot be lowered (inference mode "
+                             "has no use for it)");
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0),
+                  ctx.reinterpret(view, cast<RankedTensorType>(
+                                            op->getResult(0).getType())));
+    return success();
+  }
+  if (!name.starts_with("onnx."))
+    return op->emitOpError("cannot be lowered to the GPU: only onnx ops can");
+  const KernelGenerator *generator = lookupKernelGenerator(name);
+  if (!generator)
+    return op->emitOpError("has no GPU kernel generator");
+  // Empty results need memory of their own but no work.
+  if (llvm::all_of(op->getResults(), [](Value r) {
+        auto t = dyn_cast<RankedTensorType>(r.getType());
+        return t && t.getNumElements() == 0;
+      })) {
+    for (Value r : op->getResults())
+      ctx.setResult(r, ctx.allocate(cast<RankedTensorType>(r.getType())));
+    return success();
+  }
+  return generator->generate(op, ctx);
+}
+
+LogicalResult ConvertOnnxToGpu::convertFunction(FuncOp func,
+                                                LoweringContext &ctx) {
+  Block &entry = func.front();
+  ctx.setWeightsInsertionPoint(&entry);
+  SmallVector<Operation *> ops;
+  for (Operation &op : entry)
+    ops.push_back(&op);
+
+  OpBuilder builder(func->getContext());
+  builder.setInsertionPointToStart(&entry);
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      return func.emitOpError() << "argument of type " << arg.getType()
+                                << " is not a tensor the GPU can take";
+    if (arg.use_empty())
+      continue;
+    Value view = builder
+                     .create<gpu::AllocOp>(func->getLoc(),
+                                           gpu::ViewType::get(type))
+                     ->getResult(0);
+    builder.create<gpu::UploadOp>(func->getLoc(), arg, view);
+    ctx.map(arg, view);
+  }
+
+  for (Operation *op : ops)
+    if (onyx::failed(convertOp(op, ctx)))
+      return failure();
+  // The onnx ops are all replaced; erase them, users first.
+  for (Operation *op : llvm::reverse(ops)) {
+    for (Value result : op->getResults())
+      result.dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
+void ConvertOnnxToGpu::runOnOperation() {
+  auto module = cast<ModuleOp>(getOperation());
+  FailureOr<gpu::TargetDesc> target =
+      gpu::TargetDesc::lookup(module, /*report=*/true);
+  if (onyx::failed(target))
+    return signalPassFailure();
+  // The module records what it was compiled for.
+  module->setAttr(gpu::TargetDesc::getAttrName(),
+                  target->toAttr(module->getContext()));
+  SmallVector<FuncOp> funcs;
+  for (Operation &op : *module.getBody())
+    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
+      funcs.push_back(func);
+  for (FuncOp func : funcs) {
+    LoweringContext ctx(module, *target);
+    if (onyx::failed(convertFunction(func, ctx)))
+      return signalPassFailure();
+    ctx.finish();
+    numKernels += ctx.getNumKernelsCreated();
+    numDispatches += ctx.getNumDispatches();
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Pass> createConvertOnnxToGpuPass() {
+  return std::make_unique<ConvertOnnxToGpu>();
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,423 @@
+//===- DataMovementKernels.cpp - Kernel generators of data movement -------===//
+//
+// Transpose, Concat, Split, Slice and Tile are affine copies (DataMovement.h);
+// a Transpose that swaps the last two dimensions of a batch of matrices goes
+// through shared memory in tiles, so that both its reads and its writes are
+// contiguous. This file also holds the family's table; Gather and ScatterND
+// (IndexingKernels.cpp), Pad and Trilu (PadKernels.cpp), and the ops that
+// fill a tensor (FillKernels.cpp) have their generators beside it.
+//
+// The parameters of Slice (clamped starts, steps) are computed here as
+// dialect/onnx/Slice.cpp defines them; the result type, which the dialect
+// inferred, is checked against them.
+//
+//===----------------------------------------------------------------------===//
+#include "lowering/DataMovement.h"
+#include "lowering/Glsl.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpSchema.h"
+
+#include "ir/Operation.h"
+
+#include <numeric>
+
+namespace onyx::lowering {
+
+using namespace datamovement;
+
+namespace {
+
+/// The common checks: every operand listed in `data` and every result is a
+/// static tensor kernels can hold. Returns the element byte size, 0 after
+/// an error.
+unsigned checkTensors(LoweringContext &ctx, Operation *op,
+                      ArrayRef<unsigned> data) {
+  unsigned size = 0;
+  for (unsigned i : data) {
+    RankedTensorType t = checkTensor(ctx, op->getOperand(i),
+                                     "operand #" + std::to_string(i));
+    if (!t)
+      return 0;
+    size = getByteSize(t.getElementType());
+  }
+  for (Value r : op->getResults())
+    if (!checkTensor(ctx, r, "result #" + std::to_string(cast<OpResult>(r).getResultNumber())))
+      return 0;
+  return size;
+}
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose
+//===----------------------------------------------------------------------===//
+
+/// A transpose that is, once dimensions of size 1 are dropped and
+/// dimensions that stay together are merged, input [b, m, n] to output
+/// [b, n, m].
+struct MatrixTranspose {
+  int64_t b = 1, m = 1, n = 1;
+};
+
+std::optional<MatrixTranspose> asMatrixTranspose(ArrayRef<int64_t> shape,
+                                                 ArrayRef<int64_t> perm) {
+  // Input dimensions of size > 1, in output order.
+  SmallVector<int64_t> order;
+  for (int64_t p : perm)
+    if (shape[p] != 1)
+      order.push_back(p);
+  // Runs of consecutive input dimensions, as (first input dim, size).
+  SmallVector<std::pair<int64_t, int64_t>> groups;
+  for (size_t i = 0; i < order.size(); ++i) {
+    bool follows = false;
+    if (i) {
+      // The previous kept input dimension, skipping those of size 1.
+      int64_t prev = order[i] - 1;
+      while (prev >= 0 && shape[prev] == 1)
+        --prev;
+      follows = prev == order[i - 1];
+    }
+    if (follows)
+      groups.back().second *= shape[order[i]];
+    else
+      groups.push_back({order[i], shape[order[i]]});
+  }
+  if (groups.size() == 2 && groups[0].first > groups[1].first)
+    return MatrixTranspose{1, groups[1].second, groups[0].second};
+  if (groups.size() == 3 && groups[0].first < groups[2].first &&
+      groups[2].first < groups[1].first)
+    return MatrixTranspose{groups[0].second, groups[2].second,
+                           groups[1].second};
+  return std::nullopt;
+}
+
+void dispatchTiledTranspose(LoweringContext &ctx, const MatrixTranspose &t,
+                            unsigned byteSize, Value in, Value out) {
+  constexpr unsigned kTile = 32, kRows = 4;
+  // Shared memory holds 32-bit words at least: 8- and 16-bit types there
+  // would need more than the storage features.
+  std::string shared = byteSize == 8 ? "uvec2" : "uint";
+  std::string stored = bitsType(byteSize);
+  std::string m = uintLiteral(t.m), n = uintLiteral(t.n);
+  KernelSpec spec;
+  spec.name = "transpose_tiled";
+  spec.workgroupSize = {kTile, kRows, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  std::string tile = std::to_string(kTile), rows = uintLiteral(kRows);
+  spec.glsl = glsl::header(spec.workgroupSize) +
+              bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
+              bitsBuffer(1, gpu::Access::Write, byteSize, "y") +
+              // One column of padding keeps the column reads of the second
+              // phase off a single shared memory bank.
+              "shared " + shared + " tile[" + tile + "][" + tile + " + 1];\n" +
+              "void main() {\n"
+              "uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;\n"
+              "uint n0 = gl_WorkGroupID.x * " + tile + "u;\n"
+              "uint m0 = gl_WorkGroupID.y * " + tile + "u;\n"
+              "uint base = gl_WorkGroupID.z * " + uintLiteral(t.m * t.n) + ";\n"
+              "for (uint k = ty; k < " + tile + "u; k += " + rows + ") {\n"
+              "uint m = m0 + k, n = n0 + tx;\n"
+              "if (m < " + m + " && n < " + n + ")\n"
+              "tile[k][tx] = " + shared + "(x.d[base + m * " + n + " + n]);\n"
+              "}\n"
+              "barrier();\n"
+              "for (uint k = ty; k < " + tile + "u; k += " + rows + ") {\n"
+              "uint n = n0 + k, m = m0 + tx;\n"
+              "if (m < " + m + " && n < " + n + ")\n"
+              "y.d[base + n * " + m + " + m] = " + stored + "(tile[tx][k]);\n"
+              "}\n"
+              "}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {glsl::ceilDiv(t.n, kTile), glsl::ceilDiv(t.m, kTile),
+                uint64_t(t.b)},
+               {in, out});
+}
+
+LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
+  unsigned byteSize = checkTensors(ctx, op, {0});
+  if (!byteSize)
+    return failure();
+  RankedTensorType inType = tensorType(op->getOperand(0));
+  RankedTensorType outType = tensorType(op->getResult(0));
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> perm(rank);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  if (std::optional<SmallVector<int64_t>> p = onnx::OpAttrs(op).getInts("perm"))
+    perm = *p;
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in)
+    return failure();
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+  if (outType.getNumElements() == 0)
+    return success();
+  // Tiles pay off only where both sides are long enough to fill them.
+  std::optional<MatrixTranspose> matrix =
+      asMatrixTranspose(inType.getShape(), perm);
+  if (matrix && matrix->m >= 16 && matrix->n >= 16) {
+    dispatchTiledTranspose(ctx, *matrix, byteSize, in, out);
+    return success();
+  }
+  SmallVector<int64_t> inStrides = glsl::strides(inType.getShape());
+  SmallVector<int64_t> srcStrides;
+  for (int64_t p : perm)
+    srcStrides.push_back(inStrides[p]);
+  dispatchCopies(ctx, "transpose",
+                 {gatherPiece(outType.getShape(), 0, 0, srcStrides, 1)},
+                 byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Concat and Split
+//===----------------------------------------------------------------------===//
+
+/// Elements after one step along `axis` of `shape`.
+int64_t innerSize(ArrayRef<int64_t> shape, int64_t axis) {
+  return onnx::getNumElements(shape.drop_front(axis + 1));
+}
+
+LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
+  SmallVector<unsigned> all(op->getNumOperands());
+  std::iota(all.begin(), all.end(), 0);
+  unsigned byteSize = checkTensors(ctx, op, all);
+  if (!byteSize)
+    return failure();
+  RankedTensorType outType = tensorType(op->getResult(0));
+  int64_t axis =
+      normalizeAxis(onnx::OpAttrs(op).getInt("axis"), outType.getRank());
+  int64_t inner = innerSize(outType.getShape(), axis);
+  SmallVector<int64_t> outStrides = glsl::strides(outType.getShape());
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+
+  // Inputs in batches, each batch one kernel reading its inputs and
+  // writing their parts of the output (the last binding).
+  unsigned maxBatch = getMaxBatch(ctx, 1);
+  SmallVector<CopyPiece> pieces;
+  SmallVector<Value> bindings;
+  auto flush = [&] {
+    if (pieces.empty())
+      return;
+    for (CopyPiece &p : pieces)
+      p.dst = bindings.size();
+    SmallVector<gpu::Access> access(bindings.size(), gpu::Access::Read);
+    access.push_back(gpu::Access::Write);
+    bindings.push_back(out);
+    dispatchCopies(ctx, "concat", std::move(pieces), byteSize, bindings,
+                   access);
+    pieces.clear();
+    bindings.clear();
+  };
+  int64_t offset = 0;
+  for (Value operand : op->getOperands()) {
+    ArrayRef<int64_t> shape = tensorType(operand).getShape();
+    if (onnx::getNumElements(shape) != 0) {
+      Value in = ctx.getView(operand);
+      if (!in)
+        return failure();
+      CopyPiece piece;
+      piece.shape.assign(shape.begin(), shape.end());
+      piece.src = bindings.size();
+      piece.srcStrides = glsl::strides(shape);
+      piece.dstBase = offset * inner;
+      piece.dstStrides = outStrides;
+      pieces.push_back(std::move(piece));
+      bindings.push_back(in);
+      if (pieces.size() == maxBatch)
+        flush();
+    }
+    offset += shape[axis];
+  }
+  flush();
+  return success();
+}
+
+LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
+  unsigned byteSize = checkTensors(ctx, op, {0});
+  if (!byteSize)
+    return failure();
+  RankedTensorType inType = tensorType(op->getOperand(0));
+  int64_t axis =
+      normalizeAxis(onnx::OpAttrs(op).getInt("axis"), inType.getRank());
+  int64_t inner = innerSize(inType.getShape(), axis);
+  SmallVector<int64_t> inStrides = glsl::strides(inType.getShape());
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in)
+    return failure();
+
+  // Outputs in batches, each batch one kernel reading the input (binding
+  // 0) and writing its outputs.
+  unsigned maxBatch = getMaxBatch(ctx, 1);
+  SmallVector<CopyPiece> pieces;
+  SmallVector<Value> bindings = {in};
+  auto flush = [&] {
+    if (pieces.empty())
+      return;
+    SmallVector<gpu::Access> access(bindings.size(), gpu::Access::Write);
+    access[0] = gpu::Access::Read;
+    dispatchCopies(ctx, "split", std::move(pieces), byteSize, bindings,
+                   access);
+    pieces.clear();
+    bindings.resize(1);
+  };
+  int64_t offset = 0;
+  for (Value result : op->getResults()) {
+    RankedTensorType type = tensorType(result);
+    Value out = ctx.allocate(type);
+    ctx.setResult(result, out);
+    if (type.getNumElements() != 0) {
+      pieces.push_back(gatherPiece(type.getShape(), 0, offset * inner,
+                                   inStrides, bindings.size()));
+      bindings.push_back(out);
+      if (pieces.size() == maxBatch)
+        flush();
+    }
+    offset += type.getShape()[axis];
+  }
+  flush();
+  if (offset != inType.getShape()[axis])
+    return ctx.emitError() << "results do not add up to the input along axis "
+                           << axis;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Slice
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
+  unsigned byteSize = checkTensors(ctx, op, {0});
+  if (!byteSize)
+    return failure();
+  RankedTensorType inType = tensorType(op->getOperand(0));
+  RankedTensorType outType = tensorType(op->getResult(0));
+  ArrayRef<int64_t> shape = inType.getShape();
+  int64_t rank = inType.getRank();
+  static const char *const names[] = {"data", "starts", "ends", "axes",
+                                      "steps"};
+  SmallVector<SmallVector<int64_t>, 5> params(5);
+  for (unsigned i = 1; i < 5; ++i) {
+    if (!hasOperand(op, i))
+      continue;
+    std::optional<SmallVector<int64_t>> v =
+        getConstantOperandInts(ctx, op, i, names[i]);
+    if (!v)
+      return failure();
+    params[i] = std::move(*v);
+  }
+  size_t n = params[1].size();
+  if (params[2].size() != n || (hasOperand(op, 3) && params[3].size() != n) ||
+      (hasOperand(op, 4) && params[4].size() != n))
+    return ctx.emitError() << "starts, ends, axes and steps must have the "
+                              "same length";
+  // As computeSlice in dialect/onnx/Slice.cpp: clamp, then count.
+  SmallVector<int64_t> start(rank, 0), step(rank, 1), count(shape);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[3][i], rank) : i;
+    int64_t s = hasOperand(op, 4) ? params[4][i] : 1;
+    int64_t dim = shape[axis], b = params[1][i], e = params[2][i];
+    if (b < 0)
+      b = b < -dim ? 0 : b + dim;
+    if (e < 0)
+      e = e < -dim ? -1 : e + dim;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      count[axis] = std::max<int64_t>(0, (e - b + s - 1) / s);
+    } else if (dim == 0) {
+      count[axis] = 0;
+    } else {
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      count[axis] = std::max<int64_t>(0, (b - e + (-s) - 1) / (-s));
+    }
+    start[axis] = b;
+    step[axis] = s;
+  }
+  if (ArrayRef<int64_t>(count) != outType.getShape())
+    return ctx.emitError() << "slices a result shape other than its type's "
+                           << outType;
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in)
+    return failure();
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+  SmallVector<int64_t> inStrides = glsl::strides(shape);
+  int64_t base = 0;
+  SmallVector<int64_t> srcStrides;
+  for (int64_t d = 0; d < rank; ++d) {
+    base += start[d] * inStrides[d];
+    srcStrides.push_back(step[d] * inStrides[d]);
+  }
+  dispatchCopies(ctx, "slice",
+                 {gatherPiece(outType.getShape(), 0, base, srcStrides, 1)},
+                 byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile
+//===----------------------------------------------------------------------===//
+
+/// Output dimension d of size repeats[d] * n[d] is walked as two, [repeat,
+/// k], reading the input at k: the repeat's source stride is 0.
+LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
+  unsigned byteSize = checkTensors(ctx, op, {0});
+  if (!byteSize)
+    return failure();
+  RankedTensorType inType = tensorType(op->getOperand(0));
+  RankedTensorType outType = tensorType(op->getResult(0));
+  std::optional<SmallVector<int64_t>> repeats =
+      getConstantOperandInts(ctx, op, 1, "repeats");
+  if (!repeats)
+    return failure();
+  ArrayRef<int64_t> shape = inType.getShape();
+  SmallVector<int64_t> inStrides = glsl::strides(shape);
+  SmallVector<int64_t> space, srcStrides;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (d >= repeats->size() ||
+        (*repeats)[d] * shape[d] != outType.getShape()[d])
+      return ctx.emitError() << "repeats do not give the result type "
+                             << outType;
+    space.append({(*repeats)[d], shape[d]});
+    srcStrides.append({0, inStrides[d]});
+  }
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in)
+    return failure();
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+  dispatchCopies(ctx, "tile", {gatherPiece(space, 0, 0, srcStrides, 1)},
+                 byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
+  return success();
+}
+
+const KernelGenerator generators[] = {
+    {"onnx.Concat", lowerConcat},
+    {"onnx.ConstantOfShape", lowerConstantOfShape},
+    {"onnx.Gather", lowerGather},
+    {"onnx.Pad", lowerPad},
+    {"onnx.Range", lowerRange},
+    {"onnx.ScatterND", lowerScatterND},
+    {"onnx.Shape", lowerShape},
+    {"onnx.Size", lowerSize},
+    {"onnx.Slice", lowerSlice},
+    {"onnx.Split", lowerSplit},
+    {"onnx.Tile", lowerTile},
+    {"onnx.Transpose", lowerTranspose},
+    {"onnx.Trilu", lowerTrilu},
+};
+
+} // namespace
+
+ArrayRef<KernelGenerator> getDataMovementGenerators() { return generators; }
+
+} // namespace onyx::lowering

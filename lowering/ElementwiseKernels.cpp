@@ -1,0 +1,372 @@
+//===- ElementwiseKernels.cpp - One kernel per elementwise tree -----------===//
+//
+// An onnx.FusedElementwise (or a single elementwise op) becomes one kernel
+// with one invocation per output element. Each invocation finds its output
+// coordinates, loads every input at the coordinates numpy broadcasting maps
+// them to, and evaluates the ops of the tree in order, each as the GLSL
+// expression of its row in the elementwise table (dialect/onnx/Elementwise.h)
+// or, for Cast, Clip, Where and Expand, as written here. Intermediate
+// results of smaller shapes are recomputed per output element: broadcasting
+// composes, so the coordinates of an input are those it takes relative to
+// the output, whatever path leads there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/ElementwiseKernels.h"
+#include "lowering/Glsl.h"
+#include "lowering/KernelGenerator.h"
+
+#include "dialect/onnx/Elementwise.h"
+#include "dialect/onnx/FusedElementwise.h"
+#include "dialect/onnx/OnnxDialect.h"
+
+#include "ir/Block.h"
+#include "ir/Region.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+namespace {
+
+/// Writes the body of the kernel: one statement per op.
+class ExpressionWriter {
+public:
+  ExpressionWriter(LoweringContext &ctx) : ctx(ctx) {}
+
+  /// Makes `value` available under `name` (a compute-type expression).
+  void bind(Value value, std::string name) { names[value] = std::move(name); }
+  /// The expression of `value`: a bound name, or a literal for a splat
+  /// constant. Empty after reporting an error.
+  std::string get(Value value);
+  LogicalResult emit(Operation *op);
+
+  std::string code;
+
+private:
+  std::string define(Value result, const std::string &expr);
+  LogicalResult emitRow(Operation *op, const onnx::ElementwiseInfo &row);
+
+  LoweringContext &ctx;
+  llvm::DenseMap<Value, std::string> names;
+  unsigned counter = 0;
+};
+
+} // namespace
+
+static Type elementTypeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// The value of a one-element or splat constant as a literal; empty if
+/// `value` is not one.
+static std::string splatLiteral(Value value) {
+  DenseElementsAttr attr = onnx::getConstantValue(value);
+  if (!attr || !(attr.isSplat() || attr.getNumElements() == 1))
+    return {};
+  std::optional<onnx::Tensor> t = onnx::Tensor::fromAttr(attr);
+  if (!t)
+    return {};
+  Type type = attr.getElementType();
+  if (glsl::isFloat(type))
+    return glsl::literal(type, t->getDouble(0));
+  return glsl::integerLiteral(type, t->getInt(0));
+}
+
+std::string ExpressionWriter::get(Value value) {
+  auto it = names.find(value);
+  if (it != names.end())
+    return it->second;
+  std::string literal = splatLiteral(value);
+  if (literal.empty())
+    ctx.emitError() << "elementwise operand has no value in the kernel";
+  return literal;
+}
+
+std::string ExpressionWriter::define(Value result, const std::string &expr) {
+  Type type = elementTypeOf(result);
+  std::string name = fmt::format("v{}", counter++);
+  std::string typeName = glsl::computeType(type);
+  // `precise` keeps results bit-identical to the reference: no FMA
+  // contraction or reassociation.
+  code += fmt::format("  {}{} {} = {}({});\n",
+                      glsl::isFloat(type) ? "precise " : "", typeName, name,
+                      typeName, expr);
+  names[result] = name;
+  return name;
+}
+
+/// `$name` in a row's expression: the attribute's value (schema default
+/// applied) as GLSL text.
+static std::string attributeText(Operation *op, StringRef name,
+                                 Type computeAs) {
+  onnx::OpAttrs attrs(op);
+  const onnx::AttrSpec *spec = attrs.getSchema().lookupAttribute(name);
+  if (!spec)
+    return {};
+  switch (spec->type) {
+  case onnx::AttrType::Float:
+    return glsl::literal(computeAs, attrs.getFloat(name));
+  case onnx::AttrType::Int:
+    return std::to_string(attrs.getInt(name));
+  case onnx::AttrType::String:
+    return attrs.getString(name).str();
+  default:
+    return {};
+  }
+}
+
+/// Replaces `$0`, `$1` and `$name` in `pattern`.
+static std::string substitute(StringRef pattern, ArrayRef<std::string> args,
+                              Operation *op, Type computeAs) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '$') {
+      out += pattern[i];
+      continue;
+    }
+    size_t j = i + 1;
+    if (j < pattern.size() && isdigit(pattern[j])) {
+      out += "(" + args[pattern[j] - '0'] + ")";
+      i = j;
+      continue;
+    }
+    while (j < pattern.size() && (isalnum(pattern[j]) || pattern[j] == '_'))
+      ++j;
+    out += attributeText(op, pattern.slice(i + 1, j), computeAs);
+    i = j - 1;
+  }
+  return out;
+}
+
+LogicalResult ExpressionWriter::emitRow(Operation *op,
+                                        const onnx::ElementwiseInfo &row) {
+  SmallVector<std::string> args;
+  for (Value operand : op->getOperands()) {
+    args.push_back(get(operand));
+    if (args.back().empty())
+      return failure();
+  }
+  Type computeAs = elementTypeOf(op->getOperand(0));
+  if (row.arity != 0) {
+    define(op->getResult(0), substitute(row.shader, args, op, computeAs));
+    return success();
+  }
+  // Variadic: fold left to right; Mean divides by the count.
+  std::string acc = args[0];
+  for (unsigned i = 1; i < args.size(); ++i)
+    acc = substitute(row.shader, {acc, args[i]}, op, computeAs);
+  if (row.name == "onnx.Mean")
+    acc = fmt::format("({}) / {}", acc,
+                      glsl::literal(computeAs, double(args.size())));
+  define(op->getResult(0), acc);
+  return success();
+}
+
+LogicalResult ExpressionWriter::emit(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "onnx.Constant" || name == onnx::kYieldName)
+    return success();
+  if (const onnx::ElementwiseInfo *row = onnx::lookupElementwiseInfo(name))
+    return emitRow(op, *row);
+  auto arg = [&](unsigned i) { return get(op->getOperand(i)); };
+  if (name == "onnx.Cast") {
+    std::string x = arg(0);
+    if (x.empty())
+      return failure();
+    Type from = elementTypeOf(op->getOperand(0));
+    Type to = elementTypeOf(op->getResult(0));
+    std::string converted = glsl::convert(from, to, x);
+    // Narrow floats round here, so that later ops see the rounded value.
+    if (to.isF16() && !from.isF16())
+      converted = "unpackHalf2x16(packHalf2x16(vec2(" + converted + ", 0.0))).x";
+    else if (to.isBF16() && !from.isBF16())
+      converted = "uintBitsToFloat((floatBitsToUint(" + converted +
+                  ") + 0x7fffu + ((floatBitsToUint(" + converted +
+                  ") >> 16) & 1u)) & 0xffff0000u)";
+    define(op->getResult(0), converted);
+    return success();
+  }
+  if (name == "onnx.Clip") {
+    std::string x = arg(0);
+    if (x.empty())
+      return failure();
+    std::string expr = x;
+    if (op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1))) {
+      std::string lo = arg(1);
+      if (lo.empty())
+        return failure();
+      expr = fmt::format("max({}, {})", expr, lo);
+    }
+    if (op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2))) {
+      std::string hi = arg(2);
+      if (hi.empty())
+        return failure();
+      expr = fmt::format("min({}, {})", expr, hi);
+    }
+    define(op->getResult(0), expr);
+    return success();
+  }
+  if (name == "onnx.Where") {
+    std::string c = arg(0), a = arg(1), b = arg(2);
+    if (c.empty() || a.empty() || b.empty())
+      return failure();
+    define(op->getResult(0), fmt::format("({}) ? ({}) : ({})", c, a, b));
+    return success();
+  }
+  if (name == "onnx.Expand" || name == "onnx.Identity" ||
+      name == "onnx.Dropout") {
+    std::string x = arg(0);
+    if (x.empty())
+      return failure();
+    names[op->getResult(0)] = x;
+    return success();
+  }
+  return ctx.emitError() << "'" << name
+                         << "' cannot be part of an elementwise kernel";
+}
+
+bool isFusibleElementwise(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (onnx::lookupElementwiseInfo(name))
+    return true;
+  if (name == "onnx.Expand")
+    return onnx::getConstantValue(op->getOperand(1)) != nullptr;
+  return name == "onnx.Cast" || name == "onnx.Clip" || name == "onnx.Where";
+}
+
+/// Lowers `ops` (a tree in order, the last one producing `result`) that
+/// read `inputs` (the values bound to the kernel, one binding each).
+static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
+                               ArrayRef<Value> kernelInputs,
+                               ArrayRef<Value> outerInputs, Value innerResult,
+                               Value outerResult) {
+  auto resultType = cast<RankedTensorType>(outerResult.getType());
+  int64_t count = resultType.getNumElements();
+  Value output = ctx.allocate(resultType);
+  ctx.setResult(outerResult, output);
+  if (count == 0)
+    return success();
+  unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (kernelInputs.size() + 1 > maxBindings)
+    return ctx.emitError() << "needs " << kernelInputs.size() + 1
+                           << " storage buffers, more than the target's "
+                           << maxBindings;
+
+  for (Operation *op : ops)
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<RankedTensorType>(v.getType());
+          t && !glsl::isSupported(t.getElementType()))
+        return ctx.emitError()
+               << "element type " << t.getElementType()
+               << " is not supported by GPU kernels";
+
+  ExpressionWriter writer(ctx);
+  unsigned rank = resultType.getRank();
+  std::string decls, loads;
+  SmallVector<Value> bindings;
+  for (auto [i, input] : llvm::enumerate(kernelInputs)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (!glsl::isSupported(type.getElementType()))
+      return ctx.emitError() << "element type " << type.getElementType()
+                             << " is not supported by GPU kernels";
+    std::string name = fmt::format("in{}", i);
+    decls += glsl::buffer(i, gpu::Access::Read, type.getElementType(), name);
+    std::string index = glsl::broadcastIndex(type.getShape(), rank, "c");
+    std::string var = fmt::format("x{}", i);
+    loads += fmt::format("  {} {} = {};\n",
+                         glsl::computeType(type.getElementType()), var,
+                         glsl::load(type.getElementType(), name, index));
+    writer.bind(input, var);
+    Value view = ctx.getView(outerInputs[i]);
+    if (!view)
+      return failure();
+    bindings.push_back(view);
+  }
+  unsigned outBinding = kernelInputs.size();
+  decls += glsl::buffer(outBinding, gpu::Access::Write,
+                        resultType.getElementType(), "result");
+  bindings.push_back(output);
+
+  for (Operation *op : ops)
+    if (failed(writer.emit(op)))
+      return failure();
+  std::string value = writer.get(innerResult);
+  if (value.empty())
+    return failure();
+
+  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  std::string main =
+      fmt::format("void main() {{\n"
+                  "  uint i = gl_GlobalInvocationID.x;\n"
+                  "  if (i >= {}u) return;\n",
+                  count) +
+      glsl::unflatten(resultType.getShape(), "i", "c") + loads + writer.code +
+      "  " + glsl::store(resultType.getElementType(), "result", "i", value) +
+      "\n}\n";
+  KernelSpec spec;
+  spec.name = ops.size() == 1
+                  ? llvm::StringRef(ops.front()->getName().getStringRef())
+                        .drop_front(5)
+                        .lower()
+                  : "fused";
+  spec.glsl = glsl::header({wg, 1, 1}) + decls + glsl::helpers(writer.code) +
+              main;
+  for (unsigned i = 0; i < kernelInputs.size(); ++i)
+    spec.bindings.push_back(gpu::Access::Read);
+  spec.bindings.push_back(gpu::Access::Write);
+  spec.workgroupSize = {wg, 1, 1};
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(count, wg), 1, 1},
+               bindings);
+  return success();
+}
+
+/// A single elementwise op: its non-splat operands are the inputs.
+static LogicalResult lowerSingle(Operation *op, LoweringContext &ctx) {
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands()) {
+    if (onnx::isNoValue(operand) || !splatLiteral(operand).empty())
+      continue;
+    if (op->getName().getStringRef() == "onnx.Expand" &&
+        operand == op->getOperand(1))
+      continue;
+    if (!llvm::is_contained(inputs, operand))
+      inputs.push_back(operand);
+  }
+  return lowerTree(ctx, {op}, inputs, inputs, op->getResult(0),
+                   op->getResult(0));
+}
+
+static LogicalResult lowerFused(Operation *op, LoweringContext &ctx) {
+  Block &body = op->getRegion(0).front();
+  SmallVector<Operation *> ops;
+  for (Operation &inner : body)
+    ops.push_back(&inner);
+  SmallVector<Value> inner(body.getArguments().begin(),
+                           body.getArguments().end());
+  SmallVector<Value> outer(op->getOperands().begin(), op->getOperands().end());
+  return lowerTree(ctx, ops, inner, outer, body.back().getOperand(0),
+                   op->getResult(0));
+}
+
+static SmallVector<KernelGenerator> buildTable() {
+  SmallVector<KernelGenerator> table;
+  for (const onnx::ElementwiseInfo &row : onnx::getElementwiseInfos())
+    table.push_back({row.name, lowerSingle});
+  for (StringRef name : {"onnx.Cast", "onnx.Clip", "onnx.Where", "onnx.Expand"})
+    table.push_back({name, lowerSingle});
+  table.push_back({onnx::kFusedElementwiseName, lowerFused});
+  return table;
+}
+
+ArrayRef<KernelGenerator> getElementwiseGenerators() {
+  static const SmallVector<KernelGenerator> table = buildTable();
+  return table;
+}
+
+} // namespace onyx::lowering

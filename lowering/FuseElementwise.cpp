@@ -1,0 +1,180 @@
+//===- FuseElementwise.cpp - onnx-fuse-elementwise ------------------------===//
+//
+// Grows a tree of elementwise ops backwards from each op that is not fused
+// into a later one: an operand's producer joins the tree if it is itself
+// elementwise and every use of its result is in the tree (a value used
+// elsewhere is computed once, by its own kernel, rather than recomputed).
+// Trees of two or more ops become an onnx.FusedElementwise whose body holds
+// them; splat constants and Expand's shape are cloned into the body, other
+// values become operands - as many as the target lets a kernel bind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/ElementwiseKernels.h"
+#include "lowering/Passes.h"
+
+#include "dialect/gpu/Target.h"
+#include "dialect/onnx/FusedElementwise.h"
+#include "dialect/onnx/OnnxDialect.h"
+
+#include "ir/Block.h"
+#include "ir/BuiltinOps.h"
+#include "ir/Region.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace onyx::lowering {
+
+namespace {
+
+/// Whether `value` is cloned into a fused body rather than bound.
+bool isInlined(Value value) {
+  if (onnx::isNoValue(value))
+    return true;
+  DenseElementsAttr constant = onnx::getConstantValue(value);
+  return constant && (constant.isSplat() || constant.getNumElements() == 1);
+}
+
+class FuseElementwise : public Pass {
+public:
+  FuseElementwise() : Pass("builtin.module") {}
+  StringRef getArgument() const override { return "onnx-fuse-elementwise"; }
+  StringRef getDescription() const override {
+    return "Group trees of elementwise and broadcast ops into "
+           "onnx.FusedElementwise ops, each one kernel";
+  }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<FuseElementwise>();
+  }
+  void runOnOperation() override;
+
+private:
+  void fuseBlock(Block &block, unsigned maxInputs);
+  PassStatistic numGroups{this, "num-groups", "Fused groups formed"};
+  PassStatistic numFused{this, "num-fused-ops", "Ops moved into groups"};
+};
+
+/// The values `ops` read from outside, in first-use order, without those
+/// cloned into the body.
+llvm::SetVector<Value>
+collectInputs(const llvm::SmallPtrSetImpl<Operation *> &group,
+              ArrayRef<Operation *> ops) {
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : ops)
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      Operation *def = operand.getDefiningOp();
+      if (def && group.count(def))
+        continue;
+      if (isInlined(operand))
+        continue;
+      if (op->getName().getStringRef() == "onnx.Expand" && i == 1)
+        continue;
+      inputs.insert(operand);
+    }
+  return inputs;
+}
+
+void FuseElementwise::fuseBlock(Block &block, unsigned maxInputs) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  llvm::SmallPtrSet<Operation *, 16> done;
+  for (Operation *root : llvm::reverse(ops)) {
+    if (done.count(root) || !isFusibleElementwise(root))
+      continue;
+    llvm::SmallPtrSet<Operation *, 16> group;
+    group.insert(root);
+    SmallVector<Operation *> worklist{root};
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Value operand : op->getOperands()) {
+        Operation *producer = operand.getDefiningOp();
+        if (!producer || producer->getBlock() != &block ||
+            group.count(producer) || done.count(producer) ||
+            !isFusibleElementwise(producer))
+          continue;
+        if (!llvm::all_of(producer->getResult(0).getUsers(),
+                          [&](Operation *user) { return group.count(user); }))
+          continue;
+        group.insert(producer);
+        SmallVector<Operation *> ordered;
+        for (Operation *candidate : ops)
+          if (group.count(candidate))
+            ordered.push_back(candidate);
+        if (collectInputs(group, ordered).size() > maxInputs) {
+          group.erase(producer);
+          continue;
+        }
+        worklist.push_back(producer);
+      }
+    }
+    for (Operation *op : group)
+      done.insert(op);
+    if (group.size() < 2)
+      continue;
+
+    SmallVector<Operation *> ordered;
+    for (Operation *candidate : ops)
+      if (group.count(candidate))
+        ordered.push_back(candidate);
+    llvm::SetVector<Value> inputs = collectInputs(group, ordered);
+
+    OpBuilder builder(root->getContext());
+    builder.setInsertionPoint(root);
+    OperationState state(root->getLoc(), onnx::kFusedElementwiseName);
+    state.addOperands(inputs.getArrayRef());
+    state.addTypes({root->getResult(0).getType()});
+    state.addRegion();
+    Operation *fused = builder.create(state);
+    Block *body = fused->getRegion(0).emplaceBlock();
+    IRMapping mapping;
+    for (Value input : inputs)
+      mapping.map(input, body->addArgument(input.getType(), root->getLoc()));
+
+    OpBuilder inner(root->getContext());
+    inner.setInsertionPointToEnd(body);
+    for (Operation *op : ordered)
+      for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+        if (mapping.contains(operand))
+          continue;
+        Operation *def = operand.getDefiningOp();
+        if (def && !group.count(def))
+          mapping.map(operand, inner.clone(*def, mapping)->getResult(0));
+      }
+    for (Operation *op : ordered)
+      inner.clone(*op, mapping);
+    OperationState yield(root->getLoc(), onnx::kYieldName);
+    yield.addOperands({mapping.lookupOrNull(root->getResult(0))});
+    inner.create(yield);
+
+    root->getResult(0).replaceAllUsesWith(fused->getResult(0));
+    for (Operation *op : llvm::reverse(ordered))
+      op->erase();
+    ++numGroups;
+    numFused += ordered.size();
+  }
+}
+
+void FuseElementwise::runOnOperation() {
+  FailureOr<gpu::TargetDesc> target =
+      gpu::TargetDesc::lookup(getOperation(), /*report=*/true);
+  if (onyx::failed(target))
+    return signalPassFailure();
+  // One binding is the result.
+  unsigned maxInputs = target->maxPerStageDescriptorStorageBuffers - 1;
+  SmallVector<FuncOp> funcs;
+  for (Operation &op : *cast<ModuleOp>(getOperation()).getBody())
+    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
+      funcs.push_back(func);
+  for (FuncOp func : funcs)
+    fuseBlock(func.front(), maxInputs);
+}
+
+} // namespace
+
+std::unique_ptr<Pass> createFuseElementwisePass() {
+  return std::make_unique<FuseElementwise>();
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,210 @@
+//===- IndexingKernels.cpp - Gather and ScatterND -------------------------===//
+//
+// Gather copies one run of `inner` elements per index and outer position;
+// ScatterND copies the data, then writes the updates over the copy in a
+// second dispatch. Indices are read on the device (they are usually not
+// constants); negative ones count from the end, and indices out of range,
+// which the reference evaluator reports as errors, write zeros (Gather) or
+// nothing (ScatterND) rather than touch memory outside a tensor.
+//
+// ScatterND without reduction runs one invocation per updated element. With
+// a reduction, index tuples may repeat and each repeat must see the result
+// of the one before, in order: one invocation per element of a slice walks
+// all tuples. Two tuples write the same element only if they select the
+// same slice, and then the same invocation writes both, so no two
+// invocations race and the order is the reference's.
+//
+//===----------------------------------------------------------------------===//
+#include "lowering/DataMovement.h"
+#include "lowering/Glsl.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpSchema.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::lowering::datamovement {
+
+namespace {
+
+RankedTensorType checkIndices(LoweringContext &ctx, Value indices,
+                              bool allowI32) {
+  RankedTensorType type = checkTensor(ctx, indices, "operand 'indices'");
+  if (!type)
+    return {};
+  Type element = type.getElementType();
+  if (!element.isInteger(64) && !(allowI32 && element.isInteger(32))) {
+    ctx.emitError() << "operand 'indices' has element type " << element
+                    << ", expected " << (allowI32 ? "i32 or i64" : "i64");
+    return {};
+  }
+  return type;
+}
+
+} // namespace
+
+LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
+  RankedTensorType dataType = checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType indexType =
+      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+  RankedTensorType outType =
+      indexType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
+  if (!outType)
+    return failure();
+  ArrayRef<int64_t> shape = dataType.getShape();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis < 0)
+    axis += dataType.getRank();
+  int64_t dim = shape[axis];
+  int64_t count = indexType.getNumElements();
+  int64_t inner = onnx::getNumElements(shape.drop_front(axis + 1));
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  if (!indices)
+    return failure();
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+  if (outType.getNumElements() == 0)
+    return success();
+
+  // Runs of `inner` elements move in units as wide as they allow.
+  unsigned byteSize = getByteSize(dataType.getElementType());
+  unsigned unit = getWidestUnit(ctx, byteSize, inner);
+  int64_t run = inner / (unit / byteSize);
+  uint64_t total = uint64_t(outType.getNumElements()) / (unit / byteSize);
+
+  KernelSpec spec;
+  spec.name = "gather";
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  spec.glsl =
+      glsl::header(spec.workgroupSize) +
+      bitsBuffer(0, gpu::Access::Read, unit, "x") +
+      indexBuffer(1, indexType.getElementType(), "indices") +
+      bitsBuffer(2, gpu::Access::Write, unit, "y") +
+      "void main() {\n"
+      "uint i = gl_GlobalInvocationID.x;\n"
+      "if (i >= " + uintLiteral(total) + ") return;\n"
+      "uint r = i % " + uintLiteral(run) + ";\n"
+      "uint t = (i / " + uintLiteral(run) + ") % " + uintLiteral(count) + ";\n"
+      "uint o = i / " + uintLiteral(run * count) + ";\n" +
+      readIndex(indexType.getElementType(), "indices", "t", "k") +
+      "if (k < 0) k += " + std::to_string(dim) + ";\n"
+      "if (kFits && k >= 0 && k < " + std::to_string(dim) + ")\n"
+      "y.d[i] = x.d[(o * " + uintLiteral(dim) + " + uint(k)) * " +
+      uintLiteral(run) + " + r];\n"
+      "else\n"
+      "y.d[i] = " + bitsZero(unit) + ";\n"
+      "}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1},
+               {data, indices, out});
+  return success();
+}
+
+LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
+  RankedTensorType dataType = checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType indexType =
+      dataType ? checkIndices(ctx, op->getOperand(1), false) : nullptr;
+  RankedTensorType updateType =
+      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'")
+                : nullptr;
+  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result"))
+    return failure();
+  Type elementType = dataType.getElementType();
+  StringRef reduction = onnx::OpAttrs(op).getString("reduction");
+  ArrayRef<int64_t> shape = dataType.getShape();
+  int64_t k = indexType.getShape().back();
+  int64_t tuples = onnx::getNumElements(indexType.getShape().drop_back());
+  int64_t slice = onnx::getNumElements(shape.drop_front(k));
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
+  if (!updates)
+    return failure();
+  Value out = ctx.allocate(dataType);
+  ctx.setResult(op->getResult(0), out);
+  unsigned byteSize = getByteSize(elementType);
+  dispatchCopies(
+      ctx, "copy",
+      {gatherPiece(shape, 0, 0, glsl::strides(shape), 1)}, byteSize,
+      {data, out}, {gpu::Access::Read, gpu::Access::Write});
+  if (tuples == 0 || slice == 0)
+    return success();
+
+  // Without a reduction, elements move as bits, in units as wide as the
+  // slices allow; reductions compute in the element type.
+  bool bits = reduction == "none";
+  unsigned unit = bits ? getWidestUnit(ctx, byteSize, slice) : byteSize;
+  int64_t factor = unit / byteSize;
+  SmallVector<int64_t> strides = glsl::strides(shape);
+  // The offset of the slice tuple `t` selects, or skips the tuple.
+  std::string offset = "uint offset = 0u;\nbool valid = true;\n";
+  for (int64_t j = 0; j < k; ++j) {
+    std::string v = "k" + std::to_string(j);
+    offset += readIndex(indexType.getElementType(), "indices",
+                        "t * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
+              "if (" + v + " < 0) " + v + " += " + std::to_string(shape[j]) +
+              ";\nvalid = valid && " + v + "Fits && " + v + " >= 0 && " + v +
+              " < " + std::to_string(shape[j]) + ";\noffset += uint(" + v +
+              ") * " + uintLiteral(strides[j] / factor) + ";\n";
+  }
+
+  KernelSpec spec;
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::ReadWrite, gpu::Access::Read,
+                   gpu::Access::Read};
+  std::string code = glsl::header(spec.workgroupSize);
+  uint64_t invocations;
+  if (bits) {
+    int64_t run = slice / factor;
+    invocations = uint64_t(tuples) * run;
+    spec.name = "scatter_nd";
+    code += bitsBuffer(0, gpu::Access::ReadWrite, unit, "y") +
+            indexBuffer(1, indexType.getElementType(), "indices") +
+            bitsBuffer(2, gpu::Access::Read, unit, "u") +
+            "void main() {\n"
+            "uint i = gl_GlobalInvocationID.x;\n"
+            "if (i >= " + uintLiteral(invocations) + ") return;\n"
+            "uint t = i / " + uintLiteral(run) + ", e = i % " +
+            uintLiteral(run) + ";\n" + offset +
+            "if (valid)\n"
+            "y.d[offset + e] = u.d[i];\n"
+            "}\n";
+  } else {
+    std::string combined;
+    if (elementType.isInteger(1))
+      combined = reduction == "add" || reduction == "max" ? "a || b" : "a && b";
+    else if (reduction == "add")
+      combined = "a + b";
+    else if (reduction == "mul")
+      combined = "a * b";
+    else if (reduction == "max")
+      combined = "a < b ? b : a";
+    else
+      combined = "b < a ? b : a";
+    std::string c = glsl::computeType(elementType);
+    invocations = uint64_t(slice);
+    spec.name = "scatter_nd_" + reduction.str();
+    code += glsl::buffer(0, gpu::Access::ReadWrite, elementType, "y") +
+            indexBuffer(1, indexType.getElementType(), "indices") +
+            glsl::buffer(2, gpu::Access::Read, elementType, "u") +
+            "void main() {\n"
+            "uint e = gl_GlobalInvocationID.x;\n"
+            "if (e >= " + uintLiteral(slice) + ") return;\n"
+            "for (uint t = 0u; t < " + uintLiteral(tuples) + "; ++t) {\n" +
+            offset +
+            "if (!valid) continue;\n" + c + " a = " +
+            glsl::load(elementType, "y", "offset + e") + ";\n" + c + " b = " +
+            glsl::load(elementType, "u", "t * " + uintLiteral(slice) + " + e") +
+            ";\n" + glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
+            "\n}\n}\n";
+  }
+  spec.glsl = std::move(code);
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {glsl::ceilDiv(invocations, spec.workgroupSize[0]), 1, 1},
+               {out, indices, updates});
+  return success();
+}
+
+} // namespace onyx::lowering::datamovement

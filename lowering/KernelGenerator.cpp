@@ -1,0 +1,154 @@
+//===- KernelGenerator.cpp - The lowering context and generator table -----===//
+
+#include "lowering/KernelGenerator.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+
+#include "ir/BuiltinOps.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+LoweringContext::LoweringContext(ModuleOp module,
+                                 const gpu::TargetDesc &target)
+    : module(module), target(target), builder(module->getContext()) {
+  // Kernel names must not take a name the module already uses.
+  for (Operation &op : *module.getBody())
+    if (auto name = op.getAttrOfType<StringAttr>("sym_name"))
+      nameCounts[name.getValue()] = 1;
+}
+
+void LoweringContext::beginOp(Operation *op) {
+  current = op;
+  builder.setInsertionPoint(op);
+}
+
+Value LoweringContext::getView(Value value) {
+  auto it = views.find(value);
+  if (it != views.end())
+    return it->second;
+  if (DenseElementsAttr constant = onnx::getConstantValue(value))
+    return views[value] = getWeight(value, constant);
+  emitError() << "operand of type " << value.getType()
+              << " has no GPU memory: the op that defines it was not lowered";
+  return nullptr;
+}
+
+Value LoweringContext::getWeight(Value value, DenseElementsAttr constant) {
+  OpBuilder::InsertionGuard guard(builder);
+  if (!weightsBuffer) {
+    builder.setInsertionPointToStart(weightsBlock);
+    weightsBuffer =
+        builder.create<gpu::BufferOp>(module->getLoc(), gpu::BufferKind::Weights,
+                                      uint64_t(0));
+  }
+  builder.setInsertionPointAfter(weightsBuffer);
+  // Weights are placed back to back, each at an offset kernels may bind.
+  uint64_t align = target.minStorageBufferOffsetAlignment;
+  uint64_t offset = (weightsSize + align - 1) / align * align;
+  Location loc = value.getDefiningOp() ? value.getDefiningOp()->getLoc()
+                                       : module->getLoc();
+  auto weight = builder.create<gpu::WeightOp>(loc, weightsBuffer->getResult(0),
+                                              offset, constant);
+  weightsSize = offset + weight.getType().getSizeInBytes();
+  return weight->getResult(0);
+}
+
+void LoweringContext::finish() {
+  if (weightsBuffer)
+    weightsBuffer->getResult(0).setType(
+        gpu::BufferType::get(getContext(), std::max<uint64_t>(weightsSize, 1)));
+}
+
+Value LoweringContext::allocate(RankedTensorType type) {
+  return builder
+      .create<gpu::AllocOp>(current->getLoc(), gpu::ViewType::get(type))
+      ->getResult(0);
+}
+
+Value LoweringContext::reinterpret(Value view, RankedTensorType type) {
+  return builder
+      .create<gpu::ViewOp>(current->getLoc(), view, uint64_t(0),
+                           gpu::ViewType::get(type))
+      ->getResult(0);
+}
+
+void LoweringContext::setResult(Value result, Value view) {
+  views[result] = view;
+}
+
+KernelRef LoweringContext::getOrCreateKernel(const KernelSpec &spec) {
+  // The key is everything that makes two kernels different but the name.
+  std::string key = fmt::format("{},{},{}|", spec.workgroupSize[0],
+                                spec.workgroupSize[1], spec.workgroupSize[2]);
+  for (gpu::Access a : spec.bindings)
+    key += gpu::stringifyAccess(a).str() + ",";
+  key += "|";
+  for (Type t : spec.pushConstantTypes) {
+    llvm::raw_string_ostream os(key);
+    os << t << ",";
+  }
+  key += "|" + spec.glsl;
+  auto it = kernels.find(key);
+  if (it != kernels.end())
+    return it->second;
+
+  std::string name = spec.name.empty() ? "kernel" : spec.name;
+  unsigned &count = nameCounts[name];
+  std::string unique = name;
+  while (count) {
+    unique = fmt::format("{}_{}", name, count++);
+    if (!nameCounts.count(unique))
+      break;
+  }
+  count = std::max(count, 1u);
+  nameCounts[unique] = std::max(nameCounts[unique], 1u);
+
+  // Kernels go before the function being lowered, in creation order.
+  OpBuilder::InsertionGuard guard(builder);
+  Operation *func = current;
+  while (func->getParentOp() != module.getOperation())
+    func = func->getParentOp();
+  builder.setInsertionPoint(func);
+  builder.create<gpu::KernelOp>(current->getLoc(), unique, spec.bindings,
+                                spec.workgroupSize, spec.pushConstantTypes,
+                                StringRef(spec.glsl));
+  ++numKernels;
+  KernelRef ref = StringAttr::get(getContext(), unique);
+  kernels[key] = ref;
+  return ref;
+}
+
+void LoweringContext::dispatch(KernelRef kernel,
+                               std::array<uint64_t, 3> workgroups,
+                               ValueRange bindings,
+                               ArrayRef<Attribute> pushConstants) {
+  builder.create<gpu::DispatchOp>(current->getLoc(), kernel.getValue(),
+                                  workgroups, bindings, pushConstants);
+  ++numDispatches;
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+static llvm::StringMap<const KernelGenerator *> buildTable() {
+  llvm::StringMap<const KernelGenerator *> table;
+  for (ArrayRef<KernelGenerator> family :
+       {getElementwiseGenerators(), getMatMulGenerators(), getConvGenerators(),
+        getReductionGenerators(), getNormalizationGenerators(),
+        getPoolGenerators(), getDataMovementGenerators()})
+    for (const KernelGenerator &generator : family)
+      table.try_emplace(generator.opName, &generator);
+  return table;
+}
+
+const KernelGenerator *lookupKernelGenerator(StringRef opName) {
+  static const llvm::StringMap<const KernelGenerator *> table = buildTable();
+  return table.lookup(opName);
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,147 @@
+//===- KernelGenerator.h - Turning one onnx op into gpu dispatches -*- C++ -*-===//
+//
+// convert-onnx-to-gpu walks a function's ops in order and hands each onnx op
+// to the kernel generator registered for its name. A generator reads the
+// op's (static) types and attributes, writes GLSL with every shape and
+// constant baked in, and asks the LoweringContext for what it needs:
+//
+//   Value x = ctx.getView(op->getOperand(0));      // the operand's memory
+//   Value y = ctx.allocate(resultType);             // a new intermediate
+//   KernelRef k = ctx.getOrCreateKernel(spec);      // deduplicated by source
+//   ctx.dispatch(k, {groups, 1, 1}, {x, y});        // a gpu.dispatch
+//   ctx.setResult(op->getResult(0), y);
+//
+// Generators never create buffers or offsets: buffer planning places every
+// gpu.alloc later. The kernel contract (bindings in dispatch operand order,
+// bounds checks in the kernel, no gl_NumWorkGroups) is in
+// dialect/gpu/GpuOps.h; GLSL helpers are in lowering/Glsl.h.
+//
+// Generators are rows of per-family tables (ElementwiseKernels.cpp,
+// MatMulKernels.cpp, ...); KernelGenerator.cpp joins the tables.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/Target.h"
+
+#include "ir/Builder.h"
+#include "ir/BuiltinOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <array>
+#include <string>
+
+namespace onyx::lowering {
+
+/// A kernel a generator asks for. Two requests with the same source and
+/// interface get one gpu.kernel.
+struct KernelSpec {
+  /// A readable base for the symbol name ("matmul", "softmax"); the context
+  /// makes it unique.
+  std::string name;
+  /// The complete GLSL compute shader (entry point `main`).
+  std::string glsl;
+  /// One access per binding, in binding (and dispatch operand) order.
+  SmallVector<gpu::Access> bindings;
+  std::array<uint32_t, 3> workgroupSize = {64, 1, 1};
+  /// 32-bit scalar types (i32, f32) of the push-constant block, in order.
+  SmallVector<Type> pushConstantTypes;
+};
+
+/// The symbol name of a gpu.kernel.
+using KernelRef = StringAttr;
+
+/// What a generator sees while lowering one op.
+class LoweringContext {
+public:
+  LoweringContext(ModuleOp module, const gpu::TargetDesc &target);
+
+  const gpu::TargetDesc &getTarget() const { return target; }
+  Context *getContext() const { return module->getContext(); }
+  /// Inserts at the op being lowered.
+  OpBuilder &getBuilder() { return builder; }
+  /// The op being lowered; its location is that of the ops created.
+  Operation *getOp() const { return current; }
+  Location getLoc() const { return current->getLoc(); }
+  /// An error at the op being lowered.
+  InFlightDiagnostic emitError() const { return current->emitOpError(); }
+
+  /// The !gpu.view holding tensor `value`, an operand of the op being
+  /// lowered: an uploaded argument, a weight for a constant (placed on first
+  /// use), or what an earlier op's generator set. Null after an error.
+  Value getView(Value value);
+  /// A new intermediate tensor of `type`, to be placed by buffer planning.
+  Value allocate(RankedTensorType type);
+  /// A view of `view`'s memory with another shape or element type of the
+  /// same byte size (an alias: no copy).
+  Value reinterpret(Value view, RankedTensorType type);
+  /// Records that `view` holds the op's result `result`.
+  void setResult(Value result, Value view);
+
+  /// The gpu.kernel for `spec`, created at module level on first request.
+  KernelRef getOrCreateKernel(const KernelSpec &spec);
+  /// Runs `kernel` on a grid of `workgroups` with `bindings` bound in order
+  /// and `pushConstants` (IntegerAttr i32 or FloatAttr f32), at the op.
+  void dispatch(KernelRef kernel, std::array<uint64_t, 3> workgroups,
+                ValueRange bindings, ArrayRef<Attribute> pushConstants = {});
+
+  //===--------------------------------------------------------------------===//
+  // Used by the conversion pass itself.
+  //===--------------------------------------------------------------------===//
+
+  /// Starts lowering `op` (sets the insertion point before it).
+  void beginOp(Operation *op);
+  /// The function's weights buffer, created on first use; its size is
+  /// fixed by finish().
+  void setWeightsInsertionPoint(Block *entry) { weightsBlock = entry; }
+  /// Sets the size of the weights buffer to what the weights placed need.
+  void finish();
+  /// Records `view` as the memory of `value` (function arguments).
+  void map(Value value, Value view) { views[value] = view; }
+  unsigned getNumKernelsCreated() const { return numKernels; }
+  unsigned getNumDispatches() const { return numDispatches; }
+
+private:
+  Value getWeight(Value value, DenseElementsAttr constant);
+
+  ModuleOp module;
+  gpu::TargetDesc target;
+  OpBuilder builder;
+  Operation *current = nullptr;
+  llvm::DenseMap<Value, Value> views;
+  /// Kernels by source; the key holds the interface too.
+  llvm::StringMap<KernelRef> kernels;
+  llvm::StringMap<unsigned> nameCounts;
+  Block *weightsBlock = nullptr;
+  Operation *weightsBuffer = nullptr;
+  uint64_t weightsSize = 0;
+  unsigned numKernels = 0;
+  unsigned numDispatches = 0;
+};
+
+/// Lowers one op; reports an error at the op and fails if it cannot (an
+/// element type or attribute value the kernel does not handle).
+using GenerateFn = LogicalResult (*)(Operation *op, LoweringContext &ctx);
+
+struct KernelGenerator {
+  /// "onnx.MatMul".
+  StringRef opName;
+  GenerateFn generate;
+};
+
+/// The generator for `opName`, or null if onyx cannot lower it.
+const KernelGenerator *lookupKernelGenerator(StringRef opName);
+
+// The families' tables (one .cpp each).
+ArrayRef<KernelGenerator> getElementwiseGenerators();
+ArrayRef<KernelGenerator> getMatMulGenerators();
+ArrayRef<KernelGenerator> getConvGenerators();
+ArrayRef<KernelGenerator> getReductionGenerators();
+ArrayRef<KernelGenerator> getNormalizationGenerators();
+ArrayRef<KernelGenerator> getPoolGenerators();
+ArrayRef<KernelGenerator> getDataMovementGenerators();
+
+} // namespace onyx::lowering

@@ -1,0 +1,34 @@
+//===- Passes.h - The onnx -> gpu lowering pipeline -------------*- C++ -*-===//
+//
+// `--lower` is one named pipeline of passes that each run on the module
+// and can be printed around (`--print-ir-after-all`):
+//
+//   onnx-static-shapes      every tensor has a static shape, or an error
+//   onnx-fuse-elementwise   elementwise trees become onnx.FusedElementwise
+//   convert-onnx-to-gpu     each op becomes gpu.dispatch of generated GLSL
+//   gpu-plan-buffers        gpu.alloc -> views of one arena (first fit)
+//   gpu-compile-kernels     GLSL -> SPIR-V with shaderc, cached by source
+//
+// The passes compile for the module's `gpu.target` (dialect/gpu/Target.h):
+// onyx-run sets it to the device it runs on, onyx-opt to `--target=`.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "rewrite/PassManager.h"
+
+namespace onyx::lowering {
+
+std::unique_ptr<Pass> createStaticShapesPass();
+std::unique_ptr<Pass> createFuseElementwisePass();
+std::unique_ptr<Pass> createConvertOnnxToGpuPass();
+std::unique_ptr<Pass> createPlanBuffersPass();
+std::unique_ptr<Pass> createCompileKernelsPass();
+
+/// Adds the passes of `--lower` to `pm` (anchored on builtin.module).
+void buildLoweringPipeline(OpPassManager &pm);
+
+/// Registers each pass and the `lower` pipeline.
+void registerLoweringPasses();
+
+} // namespace onyx::lowering

@@ -1,0 +1,28 @@
+//===- Pipeline.cpp - The `lower` pipeline and pass registration ----------===//
+
+#include "lowering/Passes.h"
+
+namespace onyx::lowering {
+
+void buildLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createStaticShapesPass());
+  pm.addPass(createFuseElementwisePass());
+  pm.addPass(createConvertOnnxToGpuPass());
+  pm.addPass(createPlanBuffersPass());
+  pm.addPass(createCompileKernelsPass());
+}
+
+void registerLoweringPasses() {
+  registerPass(createStaticShapesPass);
+  registerPass(createFuseElementwisePass);
+  registerPass(createConvertOnnxToGpuPass);
+  registerPass(createPlanBuffersPass);
+  registerPass(createCompileKernelsPass);
+  registerPassPipeline("lower",
+                       "Lower onnx to gpu: static shapes, elementwise fusion, "
+                       "kernel generation, buffer planning, shader "
+                       "compilation",
+                       buildLoweringPipeline);
+}
+
+} // namespace onyx::lowering
