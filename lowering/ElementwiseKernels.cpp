@@ -269,6 +269,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   ExpressionWriter writer(ctx);
   unsigned rank = resultType.getRank();
   std::string decls, loads;
+  bool needCoordinates = false;
   SmallVector<Value> bindings;
   for (auto [i, input] : llvm::enumerate(kernelInputs)) {
     auto type = cast<RankedTensorType>(input.getType());
@@ -277,7 +278,12 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                              << " is not supported by GPU kernels";
     std::string name = fmt::format("in{}", i);
     decls += glsl::buffer(i, gpu::Access::Read, type.getElementType(), name);
-    std::string index = glsl::broadcastIndex(type.getShape(), rank, "c");
+    // Inputs of the result's shape read element i; others need the
+    // output's coordinates.
+    bool same = type.getShape() == resultType.getShape();
+    needCoordinates |= !same && type.getNumElements() != 1;
+    std::string index =
+        same ? "i" : glsl::broadcastIndex(type.getShape(), rank, "c");
     std::string var = fmt::format("x{}", i);
     loads += fmt::format("  {} {} = {};\n",
                          glsl::computeType(type.getElementType()), var,
@@ -306,7 +312,9 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                   "  uint i = gl_GlobalInvocationID.x;\n"
                   "  if (i >= {}u) return;\n",
                   count) +
-      glsl::unflatten(resultType.getShape(), "i", "c") + loads + writer.code +
+      (needCoordinates ? glsl::unflatten(resultType.getShape(), "i", "c")
+                       : std::string()) +
+      loads + writer.code +
       "  " + glsl::store(resultType.getElementType(), "result", "i", value) +
       "\n}\n";
   KernelSpec spec;

@@ -370,6 +370,37 @@ static const Helper kHelpers[] = {
      " }\n"},
 };
 
+/// Mod: with fmod = 1 the sign of the dividend (C fmod), else that of the
+/// divisor (Python %). Integer division by zero gives 0 rather than
+/// whatever the device does.
+static constexpr StringRef kModHelper =
+    "float onyx_mod(float a, float b, int f) {\n"
+    "  float r = a - b * trunc(a / b);\n"
+    "  if (f == 0 && r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;\n"
+    "  return r;\n"
+    "}\n"
+    "double onyx_mod(double a, double b, int f) {\n"
+    "  double r = a - b * trunc(a / b);\n"
+    "  if (f == 0 && r != 0.0 && ((r < 0.0) != (b < 0.0))) r += b;\n"
+    "  return r;\n"
+    "}\n"
+    "int onyx_mod(int a, int b, int f) {\n"
+    "  if (b == 0) return 0;\n"
+    "  int r = a - b * (a / b);\n"
+    "  if (f == 0 && r != 0 && ((r < 0) != (b < 0))) r += b;\n"
+    "  return r;\n"
+    "}\n"
+    "int64_t onyx_mod(int64_t a, int64_t b, int f) {\n"
+    "  if (b == 0l) return 0l;\n"
+    "  int64_t r = a - b * (a / b);\n"
+    "  if (f == 0 && r != 0l && ((r < 0l) != (b < 0l))) r += b;\n"
+    "  return r;\n"
+    "}\n"
+    "uint onyx_mod(uint a, uint b, int f) { return b == 0u ? 0u : a % b; }\n"
+    "uint64_t onyx_mod(uint64_t a, uint64_t b, int f) {\n"
+    "  return b == 0ul ? 0ul : a % b;\n"
+    "}\n";
+
 std::string helpers(StringRef code) {
   std::string result;
   bool needErf = code.contains("onyx_erf") || code.contains("onyx_gelu_none");
@@ -377,6 +408,8 @@ std::string helpers(StringRef code) {
     if ((h.name == "onyx_erf" && needErf) ||
         (h.name != "onyx_erf" && code.contains(h.name)))
       result += h.code.str();
+  if (code.contains("onyx_mod"))
+    result += kModHelper.str();
   return result;
 }
 
