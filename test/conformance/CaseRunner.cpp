@@ -1,6 +1,7 @@
-//===- CaseRunner.cpp - One ONNX node test on the reference backend -------===//
+//===- CaseRunner.cpp - One ONNX node test on a backend -------------------===//
 
 #include "test/conformance/CaseRunner.h"
+#include "test/conformance/VulkanEvaluator.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/import/Importer.h"
@@ -27,10 +28,7 @@ using namespace onyx::onnx;
 /// cure.
 static constexpr StringRef kValueNeeded = "shape operand given as data";
 
-/// The messages of the diagnostics reported so far, one per line with
-/// notes. Locations are left out: they name the node, which the importer's
-/// messages already do, and the model file, which the case name does.
-static std::string formatDiagnostics(ArrayRef<Diagnostic> diags) {
+std::string onyx::conformance::formatDiagnostics(ArrayRef<Diagnostic> diags) {
   std::string text;
   llvm::raw_string_ostream os(text);
   for (const Diagnostic &diag : diags) {
@@ -99,9 +97,9 @@ static bool isShapeLike(const Tensor &input) {
 /// ReduceSum's axes) as graph inputs; with `shapeInputsAsConstants`, the
 /// shape-like inputs are imported as constants of their values instead, as
 /// a model exported with those values would hold them.
-static CaseResult runDataSet(StringRef modelPath, const CaseInfo &info,
-                             StringRef setDir, Tolerance tolerance,
-                             bool shapeInputsAsConstants) {
+CaseResult CaseRunner::runDataSet(StringRef modelPath, const CaseInfo &info,
+                                  StringRef setDir,
+                                  bool shapeInputsAsConstants) {
   Context ctx;
   ctx.loadDialect<OnnxDialect>();
   ScopedDiagnosticCollector diagnostics(&ctx);
@@ -144,14 +142,22 @@ static CaseResult runDataSet(StringRef modelPath, const CaseInfo &info,
   if (failed(checkInputs(main.getFunctionType().getInputs(), arguments, error)))
     return fail(Status::Fail, "inputs do not fit @main", error);
 
-  FailureOr<SmallVector<Tensor>> results = runReference(main, arguments);
-  if (failed(results))
-    return fail(Status::Fail, "evaluation error", diagText());
-  if (results->size() != outputs.size())
-    return fail(Status::Fail, "wrong number of outputs",
-                fmt::format("{} outputs, expected {}", results->size(),
-                            outputs.size()));
-  for (auto [i, actual, expected] : llvm::enumerate(*results, outputs)) {
+  SmallVector<Tensor> results;
+  if (backend == Backend::Reference) {
+    FailureOr<SmallVector<Tensor>> evaluated = runReference(main, arguments);
+    if (failed(evaluated))
+      return fail(Status::Fail, "evaluation error", diagText());
+    results = std::move(*evaluated);
+  } else {
+    CaseResult result = vulkan->run(*module, arguments, results);
+    if (result.status != Status::Pass)
+      return result;
+  }
+  if (results.size() != outputs.size())
+    return fail(
+        Status::Fail, "wrong number of outputs",
+        fmt::format("{} outputs, expected {}", results.size(), outputs.size()));
+  for (auto [i, actual, expected] : llvm::enumerate(results, outputs)) {
     ComparisonResult comparison = compareTensors(actual, expected, tolerance);
     if (!comparison.mismatch.empty())
       return fail(Status::Fail, "wrong shape or type",
@@ -164,8 +170,12 @@ static CaseResult runDataSet(StringRef modelPath, const CaseInfo &info,
   return {Status::Pass, "", ""};
 }
 
-CaseResult onyx::conformance::runCase(StringRef dir, const CaseInfo &info,
-                                      Tolerance tolerance) {
+CaseRunner::CaseRunner(Backend backend, Tolerance tolerance)
+    : backend(backend), tolerance(tolerance) {}
+
+CaseRunner::~CaseRunner() = default;
+
+CaseResult CaseRunner::run(StringRef dir, const CaseInfo &info) {
   if (!info.error.empty())
     return fail(Status::Fail, "unreadable model", info.error);
   // Types a Tensor cannot hold (strings, float8, int4, ...) are skipped
@@ -179,13 +189,19 @@ CaseResult onyx::conformance::runCase(StringRef dir, const CaseInfo &info,
   std::vector<std::string> dataSets = findDataSets(dir);
   if (dataSets.empty())
     return fail(Status::Fail, "no test data", "");
+  if (backend == Backend::Vulkan && !vulkan) {
+    std::string error;
+    vulkan = VulkanEvaluator::create(error);
+    if (!vulkan)
+      return fail(Status::Fail, kNoVulkanDevice, error);
+  }
   CaseResult passed{Status::Pass, "", ""};
   for (const std::string &setDir : dataSets) {
-    CaseResult result = runDataSet(modelPath, info, setDir, tolerance,
-                                   /*shapeInputsAsConstants=*/false);
+    CaseResult result =
+        runDataSet(modelPath, info, setDir, /*shapeInputsAsConstants=*/false);
     if (result.reason == kValueNeeded) {
-      result = runDataSet(modelPath, info, setDir, tolerance,
-                          /*shapeInputsAsConstants=*/true);
+      result =
+          runDataSet(modelPath, info, setDir, /*shapeInputsAsConstants=*/true);
       result.shapeInputsAsConstants = true;
     }
     if (result.status != Status::Pass) {

@@ -1,11 +1,12 @@
-//===- CaseRunner.h - One ONNX node test, reference backend -----*- C++ -*-===//
+//===- CaseRunner.h - One ONNX node test on a backend -----------*- C++ -*-===//
 //
 // A case is a directory with `model.onnx` and `test_data_set_*/` holding
 // `input_K.pb` and `output_K.pb`. Running it imports the model with the
 // data set's inputs (as onyx-run does), canonicalizes it, runs it on the
-// reference backend and compares every output with ONNX's rule. The
-// outcome says why a case did not pass, in words that group well in a
-// summary ("unsupported op", "wrong values", ...).
+// reference backend or lowers it and runs it on a Vulkan device, and
+// compares every output with ONNX's rule. The outcome says why a case did
+// not pass, in words that group well in a summary ("unsupported op",
+// "wrong values", ...).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -14,6 +15,9 @@
 
 #include "dialect/onnx/io/TensorComparison.h"
 
+#include "ir/Diagnostics.h"
+
+#include <memory>
 #include <string>
 
 namespace onyx::conformance {
@@ -31,9 +35,36 @@ struct CaseResult {
   bool shapeInputsAsConstants = false;
 };
 
-/// Runs the case in `dir`, whose model `info` describes, comparing with
-/// `tolerance`.
-CaseResult runCase(StringRef dir, const CaseInfo &info,
-                   onnx::Tolerance tolerance);
+enum class Backend { Reference, Vulkan };
+
+/// The reason of every case when no Vulkan device could be set up; the
+/// runner stops at the first.
+inline constexpr StringRef kNoVulkanDevice = "no Vulkan device";
+
+/// The messages of `diags`, one per line with notes. Locations are left
+/// out: they name the node, which the importer's messages already do, and
+/// the model file, which the case name does.
+std::string formatDiagnostics(ArrayRef<Diagnostic> diags);
+
+class VulkanEvaluator;
+
+/// Runs cases on one backend. The Vulkan device (with validation on) is
+/// created for the first case and serves every later one of the process.
+class CaseRunner {
+public:
+  CaseRunner(Backend backend, onnx::Tolerance tolerance);
+  ~CaseRunner();
+
+  /// Runs the case in `dir`, whose model `info` describes.
+  CaseResult run(StringRef dir, const CaseInfo &info);
+
+private:
+  CaseResult runDataSet(StringRef modelPath, const CaseInfo &info,
+                        StringRef setDir, bool shapeInputsAsConstants);
+
+  Backend backend;
+  onnx::Tolerance tolerance;
+  std::unique_ptr<VulkanEvaluator> vulkan;
+};
 
 } // namespace onyx::conformance

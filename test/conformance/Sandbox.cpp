@@ -1,4 +1,4 @@
-//===- Sandbox.cpp - Running a case in a child process --------------------===//
+//===- Sandbox.cpp - Running cases in a child process ---------------------===//
 
 #include "test/conformance/Sandbox.h"
 
@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <poll.h>
 #include <sys/wait.h>
@@ -18,9 +19,9 @@ using namespace onyx::conformance;
 /// How much of a crashed child's stderr the report keeps (its end).
 static constexpr size_t kMaxStderr = 2000;
 
-/// The result as the child sends it: the status and whether shape inputs
-/// became constants (a digit each), then reason and detail, each ended by a
-/// NUL.
+/// The result as the child sends it: its length (4 bytes, host order), the
+/// status and whether shape inputs became constants (a digit each), then
+/// reason and detail, each ended by a NUL.
 static std::string serialize(const CaseResult &result) {
   std::string bytes(1, char('0' + int(result.status)));
   bytes += result.shapeInputsAsConstants ? '1' : '0';
@@ -28,7 +29,9 @@ static std::string serialize(const CaseResult &result) {
   bytes += '\0';
   bytes += result.detail;
   bytes += '\0';
-  return bytes;
+  uint32_t size = bytes.size();
+  return std::string(reinterpret_cast<const char *>(&size), sizeof(size)) +
+         bytes;
 }
 
 static bool deserialize(StringRef bytes, CaseResult &result) {
@@ -46,35 +49,153 @@ static bool deserialize(StringRef bytes, CaseResult &result) {
   return true;
 }
 
-static void writeAll(int fd, StringRef bytes) {
+static bool writeAll(int fd, StringRef bytes) {
   while (!bytes.empty()) {
     ssize_t n = write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
-      return;
+      return false;
     bytes = bytes.drop_front(n);
   }
+  return true;
 }
 
-/// Reads what the child writes to `resultFd` and `stderrFd` until both
-/// close or the deadline passes; false on a timeout.
-static bool readUntilClosed(int resultFd, int stderrFd, std::string &result,
-                            std::string &stderrText,
-                            std::chrono::steady_clock::time_point deadline) {
+/// Reads exactly `size` bytes; false at the end of the input.
+static bool readAll(int fd, char *data, size_t size) {
+  while (size) {
+    ssize_t n = read(fd, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= n;
+  }
+  return true;
+}
+
+/// The child's loop: runs the case whose number arrives on `commandFd`
+/// and sends its result, until the parent closes the pipe.
+[[noreturn]] static void serve(const std::function<CaseResult(unsigned)> &body,
+                               int commandFd, int resultFd) {
+  uint32_t index;
+  while (readAll(commandFd, reinterpret_cast<char *>(&index), sizeof(index)))
+    if (!writeAll(resultFd, serialize(body(index))))
+      break;
+  // Skips exit handlers and static destructors, which belong to the
+  // parent.
+  _exit(0);
+}
+
+Sandbox::Sandbox(std::function<CaseResult(unsigned)> body,
+                 unsigned timeoutSeconds, unsigned casesPerChild)
+    : body(std::move(body)), timeoutSeconds(timeoutSeconds),
+      casesPerChild(casesPerChild) {
+  // A child that died must not take the parent with it when the parent
+  // sends it the next case.
+  signal(SIGPIPE, SIG_IGN);
+}
+
+Sandbox::~Sandbox() {
+  if (pid > 0)
+    stop(/*kill=*/false);
+}
+
+static CaseResult runnerError() {
+  return {Status::Fail, "runner error", std::strerror(errno)};
+}
+
+CaseResult Sandbox::start() {
+  int commandPipe[2], resultPipe[2], stderrPipe[2];
+  if (pipe(commandPipe) != 0)
+    return runnerError();
+  if (pipe(resultPipe) != 0) {
+    close(commandPipe[0]);
+    close(commandPipe[1]);
+    return runnerError();
+  }
+  if (pipe(stderrPipe) != 0) {
+    for (int fd :
+         {commandPipe[0], commandPipe[1], resultPipe[0], resultPipe[1]})
+      close(fd);
+    return runnerError();
+  }
+  // Buffered output would otherwise be written twice, once by the child.
+  llvm::outs().flush();
+  llvm::errs().flush();
+  pid = fork();
+  if (pid == 0) {
+    close(commandPipe[1]);
+    close(resultPipe[0]);
+    close(stderrPipe[0]);
+    dup2(stderrPipe[1], STDERR_FILENO);
+    serve(body, commandPipe[0], resultPipe[1]);
+  }
+  close(commandPipe[0]);
+  close(resultPipe[1]);
+  close(stderrPipe[1]);
+  commandFd = commandPipe[1];
+  resultFd = resultPipe[0];
+  stderrFd = stderrPipe[0];
+  casesRun = 0;
+  if (pid < 0) {
+    CaseResult error = runnerError();
+    stop(/*kill=*/false);
+    return error;
+  }
+  return {Status::Pass, "", ""};
+}
+
+int Sandbox::stop(bool kill) {
+  for (int *fd : {&commandFd, &resultFd, &stderrFd}) {
+    if (*fd >= 0)
+      close(*fd);
+    *fd = -1;
+  }
+  int status = 0;
+  if (pid > 0) {
+    if (kill)
+      ::kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  pid = -1;
+  return status;
+}
+
+namespace {
+/// What the parent gathered from the child while a case ran.
+enum class Outcome { Result, Closed, Timeout };
+} // namespace
+
+/// Reads from `resultFd` until one whole result has arrived, keeping what
+/// arrives on `stderrFd` meanwhile, or until the result pipe closes or the
+/// deadline passes.
+static Outcome readResult(int resultFd, int stderrFd, std::string &result,
+                          std::string &stderrText,
+                          std::chrono::steady_clock::time_point deadline) {
   pollfd fds[2] = {{resultFd, POLLIN, 0}, {stderrFd, POLLIN, 0}};
   std::string *sinks[2] = {&result, &stderrText};
-  int open = 2;
-  while (open > 0) {
+  auto complete = [&] {
+    uint32_t size;
+    if (result.size() < sizeof(size))
+      return false;
+    std::memcpy(&size, result.data(), sizeof(size));
+    return result.size() >= sizeof(size) + size;
+  };
+  while (!complete()) {
+    if (fds[0].fd < 0)
+      return Outcome::Closed;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0)
-      return false;
+      return Outcome::Timeout;
     int ready = poll(fds, 2, int(left.count()));
     if (ready < 0 && errno == EINTR)
       continue;
     if (ready < 0)
-      return false;
+      return Outcome::Closed;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !fds[i].revents)
         continue;
@@ -84,65 +205,17 @@ static bool readUntilClosed(int resultFd, int stderrFd, std::string &result,
         continue;
       if (n <= 0) {
         fds[i].fd = -1;
-        --open;
         continue;
       }
       sinks[i]->append(buffer, n);
     }
   }
-  return true;
+  result.erase(0, sizeof(uint32_t));
+  return Outcome::Result;
 }
 
-CaseResult onyx::conformance::runInChild(llvm::function_ref<CaseResult()> body,
-                                         unsigned timeoutSeconds) {
-  int resultPipe[2], stderrPipe[2];
-  if (pipe(resultPipe) != 0)
-    return {Status::Fail, "runner error", std::strerror(errno)};
-  if (pipe(stderrPipe) != 0) {
-    close(resultPipe[0]);
-    close(resultPipe[1]);
-    return {Status::Fail, "runner error", std::strerror(errno)};
-  }
-  // Buffered output would otherwise be written twice, once by the child.
-  llvm::outs().flush();
-  llvm::errs().flush();
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(resultPipe[0]);
-    close(stderrPipe[0]);
-    dup2(stderrPipe[1], STDERR_FILENO);
-    writeAll(resultPipe[1], serialize(body()));
-    // Skips exit handlers and static destructors, which belong to the
-    // parent.
-    _exit(0);
-  }
-  close(resultPipe[1]);
-  close(stderrPipe[1]);
-  if (pid < 0) {
-    close(resultPipe[0]);
-    close(stderrPipe[0]);
-    return {Status::Fail, "runner error", std::strerror(errno)};
-  }
-
-  std::string resultBytes, stderrText;
-  bool finished = readUntilClosed(
-      resultPipe[0], stderrPipe[0], resultBytes, stderrText,
-      std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds));
-  if (!finished)
-    kill(pid, SIGKILL);
-  close(resultPipe[0]);
-  close(stderrPipe[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-
-  if (!finished)
-    return {Status::Fail, "timeout",
-            "no result after " + std::to_string(timeoutSeconds) + " s"};
-  CaseResult result;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-      deserialize(resultBytes, result))
-    return result;
+/// What a dead child left: how it ended and the end of its stderr.
+static CaseResult describeCrash(int status, std::string stderrText) {
   stderrText = StringRef(stderrText).rtrim().str();
   if (stderrText.size() > kMaxStderr)
     stderrText = "..." + stderrText.substr(stderrText.size() - kMaxStderr);
@@ -152,4 +225,51 @@ CaseResult onyx::conformance::runInChild(llvm::function_ref<CaseResult()> body,
           : "exited with status " + std::to_string(WEXITSTATUS(status));
   return {Status::Fail, "crash",
           how + (stderrText.empty() ? "" : ":\n" + stderrText)};
+}
+
+CaseResult Sandbox::run(unsigned index) {
+  if (pid < 0) {
+    CaseResult started = start();
+    if (started.status != Status::Pass)
+      return started;
+  }
+  uint32_t command = index;
+  std::string resultBytes, stderrText;
+  Outcome outcome = Outcome::Closed;
+  if (writeAll(commandFd, StringRef(reinterpret_cast<const char *>(&command),
+                                    sizeof(command))))
+    outcome = readResult(resultFd, stderrFd, resultBytes, stderrText,
+                         std::chrono::steady_clock::now() +
+                             std::chrono::seconds(timeoutSeconds));
+
+  CaseResult result;
+  switch (outcome) {
+  case Outcome::Timeout:
+    stop(/*kill=*/true);
+    return {Status::Fail, "timeout",
+            "no result after " + std::to_string(timeoutSeconds) + " s"};
+  case Outcome::Closed: {
+    // The child died; what it wrote last may still be in the pipe, which
+    // ends once it is reaped.
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    char buffer[4096];
+    ssize_t n;
+    while ((n = read(stderrFd, buffer, sizeof(buffer))) > 0)
+      stderrText.append(buffer, n);
+    stop(/*kill=*/false);
+    return describeCrash(status, stderrText);
+  }
+  case Outcome::Result:
+    if (!deserialize(resultBytes, result)) {
+      stop(/*kill=*/true);
+      return {Status::Fail, "runner error", "malformed result from the child"};
+    }
+    break;
+  }
+  if (casesPerChild && ++casesRun >= casesPerChild)
+    stop(/*kill=*/false);
+  return result;
 }

@@ -1,14 +1,20 @@
-//===- onyx-conformance.cpp - ONNX node tests, reference backend ----------===//
+//===- onyx-conformance.cpp - ONNX node tests on a backend ----------------===//
 //
 // onyx-conformance DIR --set-name=NAME --expectations=FILE
+//     [--backend=ref|vulkan] [--ref-expectations=FILE]
 //     [--update-expectations] [--filter=REGEX] [--timeout=S] [--verbose]
 //
 // Runs every case directory of DIR (an ONNX backend node test: model.onnx
 // and test_data_set_*/) through import, canonicalization and the reference
-// backend, each in its own child process, and prints a summary by status,
-// reason and op. Cases listed in the expectations file as NAME/CASE must
-// pass: any that does not makes the exit status 1. Cases that pass without
-// being listed are named, to be added with --update-expectations.
+// backend, or lowering and a Vulkan device (with the validation layer on),
+// in child processes, and prints a summary by status, reason and op. Cases
+// listed in the expectations file as NAME/CASE must pass: any that does
+// not makes the exit status 1. Cases that pass without being listed are
+// named, to be added with --update-expectations.
+//
+// On the reference backend each case gets a fresh child; on Vulkan one
+// child runs cases until it dies, so that the device and the shader
+// compiler are set up once, not per case.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +35,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 
 using namespace onyx;
@@ -38,17 +45,23 @@ namespace cl = llvm::cl;
 /// The exit status that tells ctest the test was skipped.
 static constexpr int kSkipped = 77;
 
-static constexpr const char *kExpectationsHeader =
-    "# Conformance cases that must pass on the reference backend, as\n"
-    "# SET/CASE. Written by `onyx-conformance --update-expectations`;\n"
-    "# a listed case that fails breaks the conformance-ref-* tests.\n";
+static std::string getExpectationsHeader(Backend backend) {
+  bool ref = backend == Backend::Reference;
+  return fmt::format(
+      "# Conformance cases that must pass on the {} backend, as\n"
+      "# SET/CASE. Written by `onyx-conformance --update-expectations`;\n"
+      "# a listed case that fails breaks the conformance-{}-* tests.\n",
+      ref ? "reference" : "Vulkan", ref ? "ref" : "vulkan");
+}
 
 namespace {
 
 struct Options {
   std::string root;
   std::string setName;
+  Backend backend = Backend::Reference;
   std::string expectationsPath;
+  std::string refExpectationsPath;
   bool updateExpectations = false;
   std::string filter;
   unsigned timeoutSeconds = 60;
@@ -83,9 +96,21 @@ static Options parseCommandLine(int argc, char **argv) {
   static cl::opt<std::string> setName(
       "set-name", cl::Required,
       cl::desc("The set's name in the expectations file"), cl::cat(category));
+  static cl::opt<Backend> backend(
+      "backend", cl::desc("Where to run the cases (default: ref)"),
+      cl::values(clEnumValN(Backend::Reference, "ref",
+                            "the reference evaluator on the CPU"),
+                 clEnumValN(Backend::Vulkan, "vulkan",
+                            "lowered, on a Vulkan device, with validation")),
+      cl::init(Backend::Reference), cl::cat(category));
   static cl::opt<std::string> expectations(
       "expectations", cl::Required,
       cl::desc("The file listing the cases that must pass"), cl::cat(category));
+  static cl::opt<std::string> refExpectations(
+      "ref-expectations",
+      cl::desc("With --backend=vulkan: the reference backend's expectations; "
+               "the summary lists the cases they name that fail here"),
+      cl::value_desc("file"), cl::cat(category));
   static cl::opt<bool> update(
       "update-expectations",
       cl::desc("Rewrite this set's lines of the expectations file with the "
@@ -107,12 +132,14 @@ static Options parseCommandLine(int argc, char **argv) {
                                cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
-      argc, argv, "Runs ONNX backend node tests on onyx's reference backend\n");
+      argc, argv, "Runs ONNX backend node tests on an onyx backend\n");
 
   Options options;
   options.root = root;
   options.setName = setName;
+  options.backend = backend;
   options.expectationsPath = expectations;
+  options.refExpectationsPath = refExpectations;
   options.updateExpectations = update;
   options.filter = filter;
   options.timeoutSeconds = timeout;
@@ -168,6 +195,30 @@ static bool isInScope(const CaseInfo &info) {
          llvm::all_of(info.elemTypes, isTargetElemType);
 }
 
+/// The cases that must pass on this backend, by set name and case name:
+/// on the reference backend those of the target (all ops in the op list,
+/// all element types supported); on Vulkan those that pass on the
+/// reference backend, if its expectations were given.
+static std::function<bool(const Case &)> getTarget(const Options &options,
+                                                   std::string &description) {
+  if (options.backend == Backend::Reference ||
+      options.refExpectationsPath.empty()) {
+    description = "in the target (all ops in the op list, all element types "
+                  "supported)";
+    return [](const Case &c) { return isInScope(c.info); };
+  }
+  description = "passing on the reference backend";
+  std::string error;
+  FailureOr<std::set<std::string>> refPassing =
+      readExpectations(options.refExpectationsPath, error);
+  if (failed(refPassing)) {
+    reportError(error);
+    return [](const Case &) { return false; };
+  }
+  return [passing = std::move(*refPassing), prefix = options.setName + "/"](
+             const Case &c) { return passing.count(prefix + c.name) != 0; };
+}
+
 static void printSummary(const Options &options, ArrayRef<Case> cases,
                          double seconds) {
   llvm::raw_ostream &os = llvm::outs();
@@ -184,7 +235,7 @@ static void printSummary(const Options &options, ArrayRef<Case> cases,
   }
   os << "\nby reason:\n";
   for (const auto &[reason, count] : byReason)
-    os << fmt::format("  {:<48} {:>5}\n", reason, count);
+    os << fmt::format("  {:<64} {:>5}\n", reason, count);
   os << "\nby op (pass / fail / unsupported; a case counts for each of its "
         "ops):\n";
   for (const auto &[op, counts] : byOp)
@@ -192,20 +243,25 @@ static void printSummary(const Options &options, ArrayRef<Case> cases,
                       counts.fail, counts.unsupported,
                       isTargetOp(op) ? "" : "   (not in the op list)");
 
-  os << "\nin the target (all ops in the op list, all element types "
-        "supported) but not passing:\n";
+  std::string targetDescription;
+  std::function<bool(const Case &)> inTarget =
+      getTarget(options, targetDescription);
+  os << "\n" << targetDescription << " but not passing:\n";
   for (const Case &c : cases)
-    if (c.result.status != Status::Pass && isInScope(c.info))
+    if (c.result.status != Status::Pass && inTarget(c))
       os << "  " << c.name << ": " << c.result.reason << ": "
          << firstLine(c.result.detail) << '\n';
 
   unsigned withConstants = llvm::count_if(cases, [](const Case &c) {
     return c.result.status == Status::Pass && c.result.shapeInputsAsConstants;
   });
-  os << fmt::format("\n{}: {} cases: {} pass ({} with shape inputs imported "
-                    "as constants), {} fail, {} unsupported ({:.1f} s)\n",
-                    options.setName, cases.size(), total.pass, withConstants,
-                    total.fail, total.unsupported, seconds);
+  os << fmt::format("\n{} on {}: {} cases: {} pass ({} with shape inputs "
+                    "imported as constants), {} fail, {} unsupported "
+                    "({:.1f} s)\n",
+                    options.setName,
+                    options.backend == Backend::Reference ? "ref" : "vulkan",
+                    cases.size(), total.pass, withConstants, total.fail,
+                    total.unsupported, seconds);
 }
 
 /// Checks the results against the expectations of this set, or rewrites
@@ -235,7 +291,8 @@ static int checkExpectations(const Options &options, ArrayRef<Case> cases) {
     for (const Case &c : cases)
       expected.erase(prefix + c.name);
     expected.insert(passing.begin(), passing.end());
-    if (failed(writeExpectations(options.expectationsPath, kExpectationsHeader,
+    if (failed(writeExpectations(options.expectationsPath,
+                                 getExpectationsHeader(options.backend),
                                  expected, error))) {
       reportError(error);
       return 1;
@@ -294,13 +351,24 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   std::vector<Case> cases =
       findCases(options.root, filter ? &*filter : nullptr);
+  // Read before the first child is forked: a child that runs several cases
+  // knows only what the parent knew when it was forked.
   for (Case &c : cases) {
     llvm::SmallString<256> model(c.dir);
     llvm::sys::path::append(model, "model.onnx");
     c.info = readCaseInfo(model);
-    c.result =
-        runInChild([&] { return runCase(c.dir, c.info, options.tolerance); },
-                   options.timeoutSeconds);
+  }
+  CaseRunner runner(options.backend, options.tolerance);
+  Sandbox sandbox(
+      [&](unsigned i) { return runner.run(cases[i].dir, cases[i].info); },
+      options.timeoutSeconds,
+      /*casesPerChild=*/options.backend == Backend::Reference ? 1 : 0);
+  for (auto [i, c] : llvm::enumerate(cases)) {
+    c.result = sandbox.run(i);
+    if (c.result.reason == kNoVulkanDevice) {
+      reportError("no Vulkan device to run on:\n" + c.result.detail);
+      return 1;
+    }
     if (options.verbose)
       llvm::outs() << getStatusName(c.result.status) << ' ' << c.name
                    << (c.result.reason.empty() ? "" : ": ") << c.result.reason

@@ -15,6 +15,11 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in
 # Our tools first, then FileCheck, not, count, split-file and mlir-opt.
 config.environment["PATH"] = os.pathsep.join(
     [config.onyx_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# onyx-run's Vulkan backend runs the tests on the machine's device (lavapipe
+# in CI): keep what tells the Vulkan loader where drivers and layers are.
+for name, value in os.environ.items():
+    if name.startswith("VK_") or name.startswith("ONYX_VULKAN"):
+        config.environment[name] = value
 # Shared test data beside the checkout (models, ONNX node tests).
 config.substitutions.append(
     ("%shared", os.path.join(os.path.dirname(config.onyx_src_root), "shared")))

@@ -1,0 +1,172 @@
+//===- RunReport.cpp - What onyx-run prints about a run -------------------===//
+
+#include "tools/onyx-run/RunReport.h"
+
+#include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/GpuTypes.h"
+#include "dialect/onnx/io/NpyFile.h"
+#include "dialect/onnx/io/TensorLiteral.h"
+
+#include "ir/BuiltinOps.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace onyx;
+using namespace onyx::run;
+using onnx::Tensor;
+
+/// How many elements of an output are printed.
+static constexpr int64_t kPrintedElements = 8;
+
+LogicalResult onyx::run::emitOutputs(ArrayRef<Tensor> results,
+                                     ArrayRef<std::string> files,
+                                     Context &ctx) {
+  for (auto [i, result] : llvm::enumerate(results)) {
+    if (i < files.size()) {
+      std::string error;
+      if (failed(onnx::writeNpyFile(StringRef(files[i]).drop_front(), result,
+                                    error))) {
+        llvm::WithColor::error(llvm::errs(), "onyx-run")
+            << "output " << i << ": " << error << '\n';
+        return failure();
+      }
+      continue;
+    }
+    llvm::outs() << "output " << i << ": " << result.getType(&ctx) << " = "
+                 << onnx::formatElements(result, kPrintedElements) << '\n';
+  }
+  return success();
+}
+
+LogicalResult onyx::run::checkOutputs(ArrayRef<Tensor> results,
+                                      ArrayRef<Tensor> expected,
+                                      onnx::Tolerance tolerance,
+                                      StringRef label) {
+  bool allPassed = true;
+  for (auto [i, actual, reference] : llvm::enumerate(results, expected)) {
+    onnx::ComparisonResult comparison =
+        onnx::compareTensors(actual, reference, tolerance);
+    llvm::outs() << "output " << i << label << ": ";
+    if (!comparison.mismatch.empty()) {
+      llvm::outs() << comparison.mismatch << ": FAIL\n";
+      allPassed = false;
+      continue;
+    }
+    llvm::outs() << fmt::format("max abs error {:.2g}, max rel error {:.2g}: ",
+                                comparison.maxAbsError, comparison.maxRelError);
+    if (comparison.passed()) {
+      llvm::outs() << "PASS\n";
+      continue;
+    }
+    allPassed = false;
+    int64_t first = comparison.firstMismatched;
+    llvm::outs() << "FAIL (" << comparison.numMismatched << " of "
+                 << reference.getNumElements()
+                 << " elements out of tolerance; first at index " << first
+                 << ": " << onnx::formatElement(actual, first) << ", expected "
+                 << onnx::formatElement(reference, first) << ")\n";
+  }
+  return success(allPassed);
+}
+
+/// "median 1.234 ms, min 1.200 ms, max 1.500 ms".
+static std::string summarize(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  double median =
+      n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return fmt::format("median {:.3f} ms, min {:.3f} ms, max {:.3f} ms", median,
+                     values.front(), values.back());
+}
+
+void onyx::run::printBenchmark(const BenchmarkTimes &times) {
+  if (times.wallMs.empty())
+    return;
+  llvm::outs() << fmt::format(
+      "benchmark: {} runs after a warm-up run: {} (wall time of a run, with "
+      "input and output copies)\n",
+      times.wallMs.size(), summarize(times.wallMs));
+  if (!times.gpuMs.empty())
+    llvm::outs() << fmt::format(
+        "gpu time: {} (sum of the dispatches' timestamps)\n",
+        summarize(times.gpuMs));
+}
+
+/// Where a dispatch comes from: the ONNX node names its location holds
+/// (`/fc1/Gemm`), or lines of a .mlir file (`model.mlir:5`); several joined
+/// by `+` for a fused group.
+static std::string describeNodes(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().getValue().str();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return fmt::format("{}:{}",
+                       llvm::sys::path::filename(file.getFilename().getValue()),
+                       file.getLine());
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return "";
+  std::string names;
+  for (Location part : fused.getLocations()) {
+    std::string name = describeNodes(part);
+    if (name.empty())
+      continue;
+    if (!names.empty())
+      names += '+';
+    names += name;
+  }
+  return names;
+}
+
+void onyx::run::printProfile(ArrayRef<runtime::DispatchTiming> profile) {
+  if (profile.empty()) {
+    llvm::outs() << "profile: no dispatch times (the device has no "
+                    "timestamps, or the function dispatches nothing)\n";
+    return;
+  }
+  double total = 0;
+  for (const runtime::DispatchTiming &timing : profile)
+    total += timing.microseconds;
+  llvm::outs() << fmt::format("profile: {} dispatches, {:.1f} us in all\n",
+                              profile.size(), total);
+  llvm::outs() << fmt::format("  {:>4}  {:<32} {:>10} {:>7}  {}\n", "#",
+                              "kernel", "time (us)", "share", "nodes");
+  for (auto [i, timing] : llvm::enumerate(profile)) {
+    gpu::DispatchOp dispatch = timing.op;
+    double share = total > 0 ? 100 * timing.microseconds / total : 0;
+    llvm::outs() << fmt::format("  {:>4}  @{:<31} {:>10.1f} {:>6.1f}%  {}\n", i,
+                                dispatch.getKernelName().str(),
+                                timing.microseconds, share,
+                                describeNodes(dispatch->getLoc()));
+  }
+}
+
+ArenaUse onyx::run::measureArena(FuncOp func) {
+  ArenaUse use;
+  func->walkOps<gpu::BufferOp>([&](gpu::BufferOp buffer) {
+    if (buffer.getKind() != gpu::BufferKind::Arena)
+      return;
+    use.arenaBytes += buffer.getType().getSize();
+    for (Operation *user : buffer->getUsers())
+      if (auto view = dyn_cast<gpu::ViewOp>(user))
+        use.tensorBytes += view.getType().getSizeInBytes();
+  });
+  return use;
+}
+
+void onyx::run::printArenaUse(const ArenaUse &use) {
+  if (use.tensorBytes == 0) {
+    llvm::outs() << fmt::format("arena: {} bytes, holding no tensors\n",
+                                use.arenaBytes);
+    return;
+  }
+  llvm::outs() << fmt::format(
+      "arena: {} bytes for {} bytes of intermediates ({:.1f}%)\n",
+      use.arenaBytes, use.tensorBytes,
+      100.0 * double(use.arenaBytes) / double(use.tensorBytes));
+}

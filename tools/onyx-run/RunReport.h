@@ -1,0 +1,50 @@
+//===- RunReport.h - What onyx-run prints about a run -----------*- C++ -*-===//
+//
+// The outputs (printed, or written to .npy files), their comparison with
+// expected values or with the reference backend, the latencies of
+// --benchmark and the per-dispatch profile and arena use of --profile.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/Tensor.h"
+#include "dialect/onnx/io/TensorComparison.h"
+#include "runtime/Executable.h"
+
+#include <string>
+
+namespace onyx::run {
+
+/// Writes the outputs that have a file (`@FILE.npy`) and prints the others.
+LogicalResult emitOutputs(ArrayRef<onnx::Tensor> results,
+                          ArrayRef<std::string> files, Context &ctx);
+
+/// Compares each output with its expected value, printing one line each
+/// (`output 0<label>: max abs error ..., max rel error ...: PASS`);
+/// succeeds if all match.
+LogicalResult checkOutputs(ArrayRef<onnx::Tensor> results,
+                           ArrayRef<onnx::Tensor> expected,
+                           onnx::Tolerance tolerance, StringRef label = "");
+
+/// Latencies in milliseconds of the runs of --benchmark.
+struct BenchmarkTimes {
+  std::vector<double> wallMs;
+  /// Sums of the dispatch times of each run; empty without timestamps.
+  std::vector<double> gpuMs;
+};
+void printBenchmark(const BenchmarkTimes &times);
+
+/// The per-dispatch table of the last run.
+void printProfile(ArrayRef<runtime::DispatchTiming> profile);
+
+/// How well buffer planning packed @main's intermediates: the size of the
+/// arena buffer against the sum of the sizes of the views placed directly
+/// in it (aliases of those views are not counted again).
+struct ArenaUse {
+  uint64_t arenaBytes = 0;
+  uint64_t tensorBytes = 0;
+};
+ArenaUse measureArena(FuncOp func);
+void printArenaUse(const ArenaUse &use);
+
+} // namespace onyx::run

@@ -1,0 +1,134 @@
+//===- VulkanBackend.cpp - onnx modules run on a Vulkan device ------------===//
+
+#include "tools/onyx-run/VulkanBackend.h"
+
+#include "dialect/gpu/GpuDialect.h"
+#include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/Target.h"
+#include "lowering/Passes.h"
+
+#include "ir/BuiltinOps.h"
+#include "rewrite/PassManager.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace onyx;
+using namespace onyx::run;
+
+FailureOr<std::unique_ptr<VulkanBackend>>
+VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
+  std::unique_ptr<VulkanBackend> backend(new VulkanBackend());
+  runtime::InstanceOptions instanceOptions;
+  instanceOptions.validation = options.validation;
+  instanceOptions.loaderLibrary = options.loaderLibrary;
+  FailureOr<std::unique_ptr<runtime::Instance>> instance =
+      runtime::Instance::create(ctx, instanceOptions);
+  if (failed(instance))
+    return failure();
+  backend->instance = std::move(*instance);
+  FailureOr<const runtime::DeviceInfo *> info =
+      backend->instance->selectDevice(options.deviceIndex);
+  if (failed(info))
+    return failure();
+  FailureOr<std::unique_ptr<runtime::Device>> device =
+      runtime::Device::create(*backend->instance, **info);
+  if (failed(device))
+    return failure();
+  backend->device = std::move(*device);
+  return backend;
+}
+
+// The device goes before the instance it was created from.
+VulkanBackend::~VulkanBackend() { device.reset(); }
+
+LogicalResult VulkanBackend::lower(ModuleOp module,
+                                   llvm::raw_ostream *irDump) const {
+  Context *ctx = module->getContext();
+  // The lowering creates gpu ops in the module's Context.
+  ctx->loadDialect<gpu::GpuDialect>();
+  module->setAttr(gpu::TargetDesc::getAttrName(),
+                  device->getTarget().toAttr(ctx));
+  PassManager pm(ctx);
+  if (irDump) {
+    PassManager::IRPrinting printing;
+    printing.afterAll = true;
+    printing.os = irDump;
+    pm.enableIRPrinting(std::move(printing));
+  }
+  lowering::buildLoweringPipeline(pm);
+  return pm.run(module);
+}
+
+bool onyx::run::isGpuModule(ModuleOp module) {
+  bool hasGpuWork = false, hasOnnx = false;
+  module->walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    hasOnnx |= dialect == "onnx";
+    hasGpuWork |= isa<gpu::KernelOp, gpu::DispatchOp>(op);
+  });
+  return hasGpuWork && !hasOnnx;
+}
+
+void onyx::run::refineArgumentTypes(FuncOp main,
+                                    ArrayRef<onnx::Tensor> inputs) {
+  bool changed = false;
+  for (auto [argument, input] :
+       llvm::zip(main.front().getArguments(), inputs)) {
+    BlockArgument arg = argument;
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || type.hasStaticShape())
+      continue;
+    arg.setType(input.getType(main->getContext()));
+    changed = true;
+  }
+  if (!changed)
+    return;
+  FunctionType type = main.getFunctionType();
+  main.setFunctionType(FunctionType::get(
+      main->getContext(), llvm::to_vector(main.front().getArgumentTypes()),
+      type.getResults()));
+}
+
+runtime::HostTensor onyx::run::toHostTensor(const onnx::Tensor &tensor,
+                                            RankedTensorType type) {
+  ArrayRef<char> bytes = tensor.getBytes();
+  return {type, std::vector<char>(bytes.begin(), bytes.end())};
+}
+
+FailureOr<onnx::Tensor>
+onyx::run::fromHostTensor(const runtime::HostTensor &tensor) {
+  std::optional<onnx::ElementType> elementType =
+      onnx::getElementType(tensor.type.getElementType());
+  if (!elementType)
+    return failure();
+  onnx::Tensor result(*elementType, tensor.type.getShape());
+  MutableArrayRef<char> bytes = result.getMutableBytes();
+  if (bytes.size() != tensor.data.size())
+    return failure();
+  std::memcpy(bytes.data(), tensor.data.data(), bytes.size());
+  return result;
+}
+
+FailureOr<SmallVector<onnx::Tensor>>
+onyx::run::runExecutable(runtime::Executable &exe,
+                         ArrayRef<onnx::Tensor> inputs) {
+  ArrayRef<Type> argTypes = exe.getFunction().getFunctionType().getInputs();
+  std::vector<runtime::HostTensor> hostInputs;
+  for (auto [input, type] : llvm::zip(inputs, argTypes))
+    hostInputs.push_back(toHostTensor(input, cast<RankedTensorType>(type)));
+  FailureOr<std::vector<runtime::HostTensor>> outputs = exe.run(hostInputs);
+  if (failed(outputs))
+    return failure();
+  SmallVector<onnx::Tensor> results;
+  for (auto [i, output] : llvm::enumerate(*outputs)) {
+    FailureOr<onnx::Tensor> tensor = fromHostTensor(output);
+    if (failed(tensor))
+      return emitError(exe.getFunction().getLoc())
+             << "output " << unsigned(i) << " has type " << Type(output.type)
+             << ", which an onnx tensor cannot hold";
+    results.push_back(std::move(*tensor));
+  }
+  return results;
+}
