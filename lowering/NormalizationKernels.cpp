@@ -200,9 +200,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   std::string code =
       glsl::header(spec.workgroupSize) + decls +
       rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
-      combineFunctions(ct) + helpers +
-      fmt::format("const {} EPSILON = {};\n", ct, glsl::literal(et, epsilon)) +
-      "void main() {\n" + rowPrologue() +
+      combineFunctions(ct) + helpers + "void main() {\n" + rowPrologue() +
       fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
       forEachElement("      sum += " + glsl::load(et, "x", "at") + ";\n") +
       reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
@@ -213,14 +211,15 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                                  "      squares += d * d;\n",
                                  ct, glsl::load(et, "x", "at"))) +
       reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
-      fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + EPSILON);\n",
-                  ct, glsl::literal(et, 1), glsl::literal(et, length));
+      fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n", ct,
+                  glsl::literal(et, 1), glsl::literal(et, length),
+                  glsl::literal(et, epsilon));
   if (outputs.y)
     code += forEachElement(
         fmt::format("      {} xv = {};\n", ct, glsl::load(et, "x", "at")) +
         "      " + glsl::store(et, "y", "at", value) + "\n");
   if (!stats.empty())
-    code += "  if (active && slot == 0u) {\n" + stats + "  }\n";
+    code += "  if (inRange && slot == 0u) {\n" + stats + "  }\n";
   spec.glsl = code + "}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
                bindings);

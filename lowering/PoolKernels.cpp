@@ -75,18 +75,20 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   // Per spatial dimension: the input coordinate, whether it is inside the
   // input and (for count_include_pad) inside the declared padding, and its
   // share of the row-major and column-major flat indices.
-  std::string window, inInput = "true", inPadding = "true", rowIndex = "0u",
-                      colIndex = "0u";
+  std::string window;
+  SmallVector<std::string> inInput, inPadding, rowIndex, colIndex;
   for (size_t d = 0; d < spatial; ++d) {
     window += fmt::format("    int i{0} = int(q{0}) * {1} - {2} + int(k{0}) * "
                           "{3};\n",
                           d, g->strides[d], g->pads[d], g->dilations[d]);
-    inInput += fmt::format(" && i{0} >= 0 && i{0} < {1}", d, inSizes[d]);
-    inPadding += fmt::format(" && i{0} >= {1} && i{0} < {2}", d, -g->pads[d],
-                             inSizes[d] + g->pads[spatial + d]);
-    rowIndex += fmt::format(" + uint(i{}) * {}u", d, rowStrides[d]);
-    colIndex += fmt::format(" + uint(i{}) * {}u", d, colStrides[d]);
+    inInput.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, inSizes[d]));
+    inPadding.push_back(fmt::format("i{0} >= {1} && i{0} < {2}", d, -g->pads[d],
+                                    inSizes[d] + g->pads[spatial + d]));
+    rowIndex.push_back(fmt::format("uint(i{}) * {}u", d, rowStrides[d]));
+    colIndex.push_back(fmt::format("uint(i{}) * {}u", d, colStrides[d]));
   }
+  std::string rowIndexExpr = llvm::join(rowIndex, " + ");
+  std::string colIndexExpr = llvm::join(colIndex, " + ");
   std::string ct = glsl::computeType(et);
   std::string body;
   if (isMax) {
@@ -94,18 +96,19 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     std::string better = glsl::isFloat(et)
                              ? "v > best || (isnan(v) && !isnan(best))"
                              : "v > best";
-    body =
-        fmt::format("    {} v = {};\n"
-                    "    if ({}) {{\n"
-                    "      best = v;\n"
-                    "      bestIndex = {};\n"
-                    "    }}\n",
-                    ct, glsl::load(et, "x", "plane * IN_PLANE + " + rowIndex),
-                    better, columnMajor ? colIndex : rowIndex);
+    body = fmt::format(
+        "    {} v = {};\n"
+        "    if ({}) {{\n"
+        "      best = v;\n"
+        "      bestIndex = {};\n"
+        "    }}\n",
+        ct, glsl::load(et, "x", "plane * IN_PLANE + " + rowIndexExpr), better,
+        columnMajor ? colIndexExpr : rowIndexExpr);
   } else {
-    body = fmt::format("    sum += {};\n"
-                       "    count += 1u;\n",
-                       glsl::load(et, "x", "plane * IN_PLANE + " + rowIndex));
+    body =
+        fmt::format("    sum += {};\n"
+                    "    count += 1u;\n",
+                    glsl::load(et, "x", "plane * IN_PLANE + " + rowIndexExpr));
   }
 
   uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
@@ -138,13 +141,13 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
                   "  for (uint k = 0u; k < {3}u; ++k) {{\n",
                   ct, glsl::lowest(et), glsl::literal(et, 0), kernelSize);
   // Indent the coordinates into the loop.
-  for (StringRef line :
-       llvm::split(StringRef(glsl::unflatten(g->kernel, "k", "k")), '\n'))
+  std::string kernelCoords = glsl::unflatten(g->kernel, "k", "k");
+  for (StringRef line : llvm::split(kernelCoords, '\n'))
     if (!line.empty())
       code += "  " + line.str() + "\n";
-  code += window + "    if (!(" + inInput + ")) {\n";
+  code += window + "    if (!(" + llvm::join(inInput, " && ") + ")) {\n";
   if (includePad)
-    code += "      if (" + inPadding + ") count += 1u;\n";
+    code += "      if (" + llvm::join(inPadding, " && ") + ") count += 1u;\n";
   code += "      continue;\n    }\n" + body + "  }\n";
   if (isMax) {
     code += "  " + glsl::store(et, "y", "o", "best") + "\n";

@@ -21,10 +21,6 @@
 
 namespace onyx::lowering {
 
-static Type getElementType(Value value) {
-  return cast<RankedTensorType>(value.getType()).getElementType();
-}
-
 /// The GLSL expression folding `b` into `a`.
 static std::string combineExpr(ReduceKind kind, Type type) {
   bool isFloat = glsl::isFloat(type);
@@ -131,7 +127,7 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
     glsl += forEachElement("      acc = fold(acc, " +
                            glsl::load(type, "x", "at") + ");\n");
   glsl += reduceAcrossRow(layout, {{"acc", "red"}}, "combine") +
-          "  if (active && slot == 0u)\n    " +
+          "  if (inRange && slot == 0u)\n    " +
           glsl::store(type, "y", "row", result) + "\n}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
                bindings);
@@ -237,7 +233,7 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
                                  ct, glsl::load(type, "x", "at"))) +
       reduceAcrossRow(layout, {{"best", "red_v"}, {"index", "red_i"}},
                       "combine") +
-      "  if (active && slot == 0u)\n    " +
+      "  if (inRange && slot == 0u)\n    " +
       glsl::store(resultType.getElementType(), "y", "row", "int64_t(index)") +
       "\n}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},

@@ -67,7 +67,7 @@ RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
   RowLayout layout;
   layout.interleaved = space.interleave > 1;
   if (layout.interleaved) {
-    // 32 adjacent rows make a step of the workgroup read whole cache lines.
+    // 32 adjacent rows make a stride of the workgroup read whole cache lines.
     layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
     layout.depth =
         std::min(powerOf2Ceil(space.rowLength), maxSize / layout.lanes);
@@ -124,12 +124,12 @@ std::string rowPrologue() {
   return "  uint lane = (gl_LocalInvocationID.x / LANE_STRIDE) % LANES;\n"
          "  uint slot = (gl_LocalInvocationID.x / SLOT_STRIDE) % DEPTH;\n"
          "  uint row = gl_WorkGroupID.x * LANES + lane;\n"
-         "  bool active = row < ROWS;\n"
-         "  uint base = active ? rowOffset(row) : 0u;\n";
+         "  bool inRange = row < ROWS;\n"
+         "  uint base = inRange ? rowOffset(row) : 0u;\n";
 }
 
 std::string forEachElement(StringRef body) {
-  return "  if (active) {\n"
+  return "  if (inRange) {\n"
          "    for (uint i = slot; i < LENGTH; i += DEPTH) {\n"
          "      uint at = base + elementOffset(i);\n" +
          body.str() +
@@ -153,9 +153,9 @@ std::string reduceAcrossRow(const RowLayout &layout, ArrayRef<Partial> partials,
                         p.variable);
   code += fmt::format(
       "  barrier();\n"
-      "  for (uint s = DEPTH / 2u; s > 0u; s >>= 1u) {{\n"
-      "    if (slot < s)\n"
-      "      {}(gl_LocalInvocationID.x, gl_LocalInvocationID.x + s * "
+      "  for (uint stride = DEPTH / 2u; stride > 0u; stride >>= 1u) {{\n"
+      "    if (slot < stride)\n"
+      "      {}(gl_LocalInvocationID.x, gl_LocalInvocationID.x + stride * "
       "SLOT_STRIDE);\n"
       "    barrier();\n"
       "  }}\n",

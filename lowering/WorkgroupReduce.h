@@ -13,7 +13,7 @@
 // and the invocations of one row are adjacent in the workgroup, so they read
 // consecutive elements. When a kept dimension is innermost, rows interleave
 // in memory and the invocations of adjacent rows are adjacent instead, so a
-// step of the workgroup still reads consecutive elements.
+// stride of the workgroup still reads consecutive elements.
 //
 // The pieces here write GLSL; ReductionKernels.cpp, NormalizationKernels.cpp
 // and PoolKernels.cpp assemble kernels from them.
@@ -75,7 +75,7 @@ std::string rowDeclarations(const RowSpace &space, const RowLayout &layout);
 
 /// The first statements of main(): `lane` and `slot` (this invocation's row
 /// in the workgroup and its place among the row's invocations), `row`,
-/// `active` (whether the row exists: the last workgroup may be partial) and
+/// `inRange` (whether the row exists: the last workgroup may be partial) and
 /// `base` (the row's input offset, 0 when inactive).
 std::string rowPrologue();
 
