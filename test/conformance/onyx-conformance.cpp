@@ -183,9 +183,17 @@ static StringRef getStatusName(Status status) {
   llvm_unreachable("unknown status");
 }
 
-/// The first line of `detail`, shortened to fit a summary line.
+/// The first line of `detail` (with the next one if it ends in a colon:
+/// `GLSL compilation failed:` says little alone), shortened to fit a
+/// summary line.
 static std::string firstLine(StringRef detail) {
-  StringRef line = detail.split('\n').first;
+  auto [first, rest] = detail.split('\n');
+  std::string joined = first.str();
+  if (first.ends_with(":") && !rest.empty()) {
+    joined += ' ';
+    joined += rest.split('\n').first.trim();
+  }
+  StringRef line = joined;
   return line.size() > 160 ? (line.take_front(157) + "...").str() : line.str();
 }
 
