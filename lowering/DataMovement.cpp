@@ -40,8 +40,8 @@ std::string bitsBuffer(unsigned binding, gpu::Access access, unsigned byteSize,
                           : access == gpu::Access::Write ? "writeonly "
                                                          : "";
   return "layout(set = 0, binding = " + b + ", std430) " + qualifier +
-         "buffer B" + b + " { " + bitsType(byteSize) + " d[]; } " +
-         name.str() + ";\n";
+         "buffer B" + b + " { " + bitsType(byteSize) + " d[]; } " + name.str() +
+         ";\n";
 }
 
 std::string uintLiteral(int64_t value) {
@@ -137,9 +137,10 @@ std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
   return values;
 }
 
-std::optional<SmallVector<int64_t>>
-getConstantOperandInts(LoweringContext &ctx, Operation *op, unsigned i,
-                       StringRef name) {
+std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
+                                                           Operation *op,
+                                                           unsigned i,
+                                                           StringRef name) {
   std::optional<SmallVector<int64_t>> values =
       getConstantInts(op->getOperand(i));
   if (!values)
@@ -156,8 +157,8 @@ std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
   std::string code = "uint " + p + "t = " + flat.str() + ";\n";
   for (size_t d = shape.size(); d-- > 1;)
     code += "uint " + p + std::to_string(d) + " = " + p + "t % " +
-            uintLiteral(shape[d]) + "; " + p + "t /= " +
-            uintLiteral(shape[d]) + ";\n";
+            uintLiteral(shape[d]) + "; " + p + "t /= " + uintLiteral(shape[d]) +
+            ";\n";
   code += "uint " + p + "0 = " + p + "t;\n";
   return code;
 }
@@ -211,9 +212,8 @@ void simplify(CopyPiece &p) {
 /// dimension is contiguous on both sides and everything else is a multiple
 /// of `factor`.
 bool canWiden(const CopyPiece &p, int64_t factor) {
-  if (p.shape.empty() || p.srcStrides.back() != 1 ||
-      p.dstStrides.back() != 1 || p.shape.back() % factor ||
-      p.srcBase % factor || p.dstBase % factor)
+  if (p.shape.empty() || p.srcStrides.back() != 1 || p.dstStrides.back() != 1 ||
+      p.shape.back() % factor || p.srcBase % factor || p.dstBase % factor)
     return false;
   for (size_t d = 0; d + 1 < p.shape.size(); ++d)
     if (p.srcStrides[d] % factor || p.dstStrides[d] % factor)

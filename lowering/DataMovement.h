@@ -60,8 +60,7 @@ std::string readIndex(Type indexType, StringRef name, StringRef at,
 /// The static type of `value`, after checking that kernels can hold it and
 /// that it fits in a binding of the target; reports at the op being lowered
 /// (naming `what`) and returns null otherwise.
-RankedTensorType checkTensor(LoweringContext &ctx, Value value,
-                             StringRef what);
+RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what);
 
 /// Whether optional operand `i` of `op` is present.
 bool hasOperand(Operation *op, unsigned i);
@@ -69,9 +68,10 @@ bool hasOperand(Operation *op, unsigned i);
 std::optional<SmallVector<int64_t>> getConstantInts(Value value);
 /// The values of integer operand `i`, which must be a constant; reports
 /// that operand `name` must be one otherwise.
-std::optional<SmallVector<int64_t>>
-getConstantOperandInts(LoweringContext &ctx, Operation *op, unsigned i,
-                       StringRef name);
+std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
+                                                           Operation *op,
+                                                           unsigned i,
+                                                           StringRef name);
 
 /// Statements declaring `uint <prefix>0 .. <prefix>{rank-1}`, the
 /// coordinates of `flat` (a uint variable) in `shape`; the last dimension

@@ -35,14 +35,16 @@ unsigned checkTensors(LoweringContext &ctx, Operation *op,
                       ArrayRef<unsigned> data) {
   unsigned size = 0;
   for (unsigned i : data) {
-    RankedTensorType t = checkTensor(ctx, op->getOperand(i),
-                                     "operand #" + std::to_string(i));
+    RankedTensorType t =
+        checkTensor(ctx, op->getOperand(i), "operand #" + std::to_string(i));
     if (!t)
       return 0;
     size = getByteSize(t.getElementType());
   }
   for (Value r : op->getResults())
-    if (!checkTensor(ctx, r, "result #" + std::to_string(cast<OpResult>(r).getResultNumber())))
+    if (!checkTensor(ctx, r,
+                     "result #" +
+                         std::to_string(cast<OpResult>(r).getResultNumber())))
       return 0;
   return size;
 }
@@ -119,25 +121,43 @@ void dispatchTiledTranspose(LoweringContext &ctx, const MatrixTranspose &t,
               "shared " + shared + " tile[" + tile + "][" + tile + " + 1];\n" +
               "void main() {\n"
               "uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;\n"
-              "uint n0 = gl_WorkGroupID.x * " + tile + "u;\n"
-              "uint m0 = gl_WorkGroupID.y * " + tile + "u;\n"
-              "uint base = gl_WorkGroupID.z * " + uintLiteral(t.m * t.n) + ";\n"
-              "for (uint k = ty; k < " + tile + "u; k += " + rows + ") {\n"
+              "uint n0 = gl_WorkGroupID.x * " +
+              tile +
+              "u;\n"
+              "uint m0 = gl_WorkGroupID.y * " +
+              tile +
+              "u;\n"
+              "uint base = gl_WorkGroupID.z * " +
+              uintLiteral(t.m * t.n) +
+              ";\n"
+              "for (uint k = ty; k < " +
+              tile + "u; k += " + rows +
+              ") {\n"
               "uint m = m0 + k, n = n0 + tx;\n"
-              "if (m < " + m + " && n < " + n + ")\n"
-              "tile[k][tx] = " + shared + "(x.d[base + m * " + n + " + n]);\n"
+              "if (m < " +
+              m + " && n < " + n +
+              ")\n"
+              "tile[k][tx] = " +
+              shared + "(x.d[base + m * " + n +
+              " + n]);\n"
               "}\n"
               "barrier();\n"
-              "for (uint k = ty; k < " + tile + "u; k += " + rows + ") {\n"
+              "for (uint k = ty; k < " +
+              tile + "u; k += " + rows +
+              ") {\n"
               "uint n = n0 + k, m = m0 + tx;\n"
-              "if (m < " + m + " && n < " + n + ")\n"
-              "y.d[base + n * " + m + " + m] = " + stored + "(tile[tx][k]);\n"
+              "if (m < " +
+              m + " && n < " + n +
+              ")\n"
+              "y.d[base + n * " +
+              m + " + m] = " + stored +
+              "(tile[tx][k]);\n"
               "}\n"
               "}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(t.n, kTile), glsl::ceilDiv(t.m, kTile),
-                uint64_t(t.b)},
-               {in, out});
+  ctx.dispatch(
+      ctx.getOrCreateKernel(spec),
+      {glsl::ceilDiv(t.n, kTile), glsl::ceilDiv(t.m, kTile), uint64_t(t.b)},
+      {in, out});
 }
 
 LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
@@ -263,8 +283,7 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
       return;
     SmallVector<gpu::Access> access(bindings.size(), gpu::Access::Write);
     access[0] = gpu::Access::Read;
-    dispatchCopies(ctx, "split", std::move(pieces), byteSize, bindings,
-                   access);
+    dispatchCopies(ctx, "split", std::move(pieces), byteSize, bindings, access);
     pieces.clear();
     bindings.resize(1);
   };
@@ -385,8 +404,8 @@ LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
   for (size_t d = 0; d < shape.size(); ++d) {
     if (d >= repeats->size() ||
         (*repeats)[d] * shape[d] != outType.getShape()[d])
-      return ctx.emitError() << "repeats do not give the result type "
-                             << outType;
+      return ctx.emitError()
+             << "repeats do not give the result type " << outType;
     space.append({(*repeats)[d], shape[d]});
     srcStrides.append({0, inStrides[d]});
   }

@@ -59,8 +59,12 @@ LogicalResult fill(LoweringContext &ctx, Operation *op, unsigned byteSize,
               bitsBuffer(0, gpu::Access::Write, byteSize, "y") + table +
               "void main() {\n"
               "uint i = gl_GlobalInvocationID.x;\n"
-              "if (i < " + uintLiteral(total) + ")\n"
-              "y.d[i] = " + value + ";\n"
+              "if (i < " +
+              uintLiteral(total) +
+              ")\n"
+              "y.d[i] = " +
+              value +
+              ";\n"
               "}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, {out});
@@ -130,8 +134,7 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     Value operand = op->getOperand(i);
     if (DenseElementsAttr c = onnx::getConstantValue(operand)) {
       if (glsl::isFloat(elementType))
-        return glsl::literal(elementType,
-                             c.getFloatValue(0).convertToDouble());
+        return glsl::literal(elementType, c.getFloatValue(0).convertToDouble());
       bool isUnsigned = cast<IntegerType>(elementType).isUnsigned();
       llvm::APInt v = c.getIntValue(0);
       return glsl::integerLiteral(elementType, isUnsigned
@@ -141,14 +144,14 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     Value view = ctx.getView(operand);
     if (!view)
       return std::nullopt;
-    buffers += glsl::buffer(bindings.size(), gpu::Access::Read, elementType,
-                            name);
+    buffers +=
+        glsl::buffer(bindings.size(), gpu::Access::Read, elementType, name);
     bindings.push_back(view);
     return glsl::load(elementType, name, "0");
   };
   std::optional<std::string> start = scalar(0, "startBuffer");
-  std::optional<std::string> delta = start ? scalar(2, "deltaBuffer")
-                                           : std::nullopt;
+  std::optional<std::string> delta =
+      start ? scalar(2, "deltaBuffer") : std::nullopt;
   if (!delta)
     return failure();
   std::string c = glsl::computeType(elementType);
@@ -157,14 +160,15 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings.assign(bindings.size(), gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
-  spec.glsl = glsl::header(spec.workgroupSize) + buffers +
-              glsl::buffer(bindings.size(), gpu::Access::Write, elementType,
-                           "y") +
-              "void main() {\n"
-              "uint i = gl_GlobalInvocationID.x;\n"
-              "if (i >= " + uintLiteral(total) + ") return;\n" + c +
-              " value = " + *start + " + " + c + "(i) * " + *delta + ";\n" +
-              glsl::store(elementType, "y", "i", "value") + "\n}\n";
+  spec.glsl =
+      glsl::header(spec.workgroupSize) + buffers +
+      glsl::buffer(bindings.size(), gpu::Access::Write, elementType, "y") +
+      "void main() {\n"
+      "uint i = gl_GlobalInvocationID.x;\n"
+      "if (i >= " +
+      uintLiteral(total) + ") return;\n" + c + " value = " + *start + " + " +
+      c + "(i) * " + *delta + ";\n" +
+      glsl::store(elementType, "y", "i", "value") + "\n}\n";
   bindings.push_back(out);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);

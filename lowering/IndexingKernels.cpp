@@ -44,7 +44,8 @@ RankedTensorType checkIndices(LoweringContext &ctx, Value indices,
 } // namespace
 
 LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType = checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType dataType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'");
   RankedTensorType indexType =
       dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
   RankedTensorType outType =
@@ -77,25 +78,37 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
   spec.name = "gather";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  spec.glsl =
-      glsl::header(spec.workgroupSize) +
-      bitsBuffer(0, gpu::Access::Read, unit, "x") +
-      indexBuffer(1, indexType.getElementType(), "indices") +
-      bitsBuffer(2, gpu::Access::Write, unit, "y") +
-      "void main() {\n"
-      "uint i = gl_GlobalInvocationID.x;\n"
-      "if (i >= " + uintLiteral(total) + ") return;\n"
-      "uint r = i % " + uintLiteral(run) + ";\n"
-      "uint t = (i / " + uintLiteral(run) + ") % " + uintLiteral(count) + ";\n"
-      "uint o = i / " + uintLiteral(run * count) + ";\n" +
-      readIndex(indexType.getElementType(), "indices", "t", "k") +
-      "if (k < 0) k += " + std::to_string(dim) + ";\n"
-      "if (kFits && k >= 0 && k < " + std::to_string(dim) + ")\n"
-      "y.d[i] = x.d[(o * " + uintLiteral(dim) + " + uint(k)) * " +
-      uintLiteral(run) + " + r];\n"
-      "else\n"
-      "y.d[i] = " + bitsZero(unit) + ";\n"
-      "}\n";
+  spec.glsl = glsl::header(spec.workgroupSize) +
+              bitsBuffer(0, gpu::Access::Read, unit, "x") +
+              indexBuffer(1, indexType.getElementType(), "indices") +
+              bitsBuffer(2, gpu::Access::Write, unit, "y") +
+              "void main() {\n"
+              "uint i = gl_GlobalInvocationID.x;\n"
+              "if (i >= " +
+              uintLiteral(total) +
+              ") return;\n"
+              "uint r = i % " +
+              uintLiteral(run) +
+              ";\n"
+              "uint t = (i / " +
+              uintLiteral(run) + ") % " + uintLiteral(count) +
+              ";\n"
+              "uint o = i / " +
+              uintLiteral(run * count) + ";\n" +
+              readIndex(indexType.getElementType(), "indices", "t", "k") +
+              "if (k < 0) k += " + std::to_string(dim) +
+              ";\n"
+              "if (kFits && k >= 0 && k < " +
+              std::to_string(dim) +
+              ")\n"
+              "y.d[i] = x.d[(o * " +
+              uintLiteral(dim) + " + uint(k)) * " + uintLiteral(run) +
+              " + r];\n"
+              "else\n"
+              "y.d[i] = " +
+              bitsZero(unit) +
+              ";\n"
+              "}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1},
                {data, indices, out});
@@ -103,7 +116,8 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
 }
 
 LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType = checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType dataType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'");
   RankedTensorType indexType =
       dataType ? checkIndices(ctx, op->getOperand(1), false) : nullptr;
   RankedTensorType updateType =
@@ -125,10 +139,9 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(dataType);
   ctx.setResult(op->getResult(0), out);
   unsigned byteSize = getByteSize(elementType);
-  dispatchCopies(
-      ctx, "copy",
-      {gatherPiece(shape, 0, 0, glsl::strides(shape), 1)}, byteSize,
-      {data, out}, {gpu::Access::Read, gpu::Access::Write});
+  dispatchCopies(ctx, "copy",
+                 {gatherPiece(shape, 0, 0, glsl::strides(shape), 1)}, byteSize,
+                 {data, out}, {gpu::Access::Read, gpu::Access::Write});
   if (tuples == 0 || slice == 0)
     return success();
 
@@ -165,9 +178,12 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
             bitsBuffer(2, gpu::Access::Read, unit, "u") +
             "void main() {\n"
             "uint i = gl_GlobalInvocationID.x;\n"
-            "if (i >= " + uintLiteral(invocations) + ") return;\n"
-            "uint t = i / " + uintLiteral(run) + ", e = i % " +
-            uintLiteral(run) + ";\n" + offset +
+            "if (i >= " +
+            uintLiteral(invocations) +
+            ") return;\n"
+            "uint t = i / " +
+            uintLiteral(run) + ", e = i % " + uintLiteral(run) + ";\n" +
+            offset +
             "if (valid)\n"
             "y.d[offset + e] = u.d[i];\n"
             "}\n";
@@ -191,13 +207,17 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
             glsl::buffer(2, gpu::Access::Read, elementType, "u") +
             "void main() {\n"
             "uint e = gl_GlobalInvocationID.x;\n"
-            "if (e >= " + uintLiteral(slice) + ") return;\n"
-            "for (uint t = 0u; t < " + uintLiteral(tuples) + "; ++t) {\n" +
-            offset +
-            "if (!valid) continue;\n" + c + " a = " +
-            glsl::load(elementType, "y", "offset + e") + ";\n" + c + " b = " +
+            "if (e >= " +
+            uintLiteral(slice) +
+            ") return;\n"
+            "for (uint t = 0u; t < " +
+            uintLiteral(tuples) + "; ++t) {\n" + offset +
+            "if (!valid) continue;\n" + c +
+            " a = " + glsl::load(elementType, "y", "offset + e") + ";\n" + c +
+            " b = " +
             glsl::load(elementType, "u", "t * " + uintLiteral(slice) + " + e") +
-            ";\n" + glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
+            ";\n" +
+            glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
             "\n}\n}\n";
   }
   spec.glsl = std::move(code);

@@ -40,8 +40,8 @@ std::string mapCoordinate(StringRef mode, std::string j, int64_t n,
   // the period that makes it non-negative first.
   int64_t period = mode == "wrap" ? n : 2 * (n - 1);
   int64_t shift = lowest < 0 ? (-lowest + period - 1) / period * period : 0;
-  std::string wrapped = "(" + j + " + " + std::to_string(shift) + ") % " +
-                        std::to_string(period);
+  std::string wrapped =
+      "(" + j + " + " + std::to_string(shift) + ") % " + std::to_string(period);
   if (mode == "wrap")
     return j + " = " + wrapped + ";\n";
   // Reflect: a mirror image without the edge, of period 2 (n - 1).
@@ -52,7 +52,8 @@ std::string mapCoordinate(StringRef mode, std::string j, int64_t n,
 } // namespace
 
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
-  RankedTensorType inType = checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType inType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'");
   RankedTensorType outType =
       inType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
   if (!outType)
@@ -90,8 +91,8 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
     if (inShape[d] + begin[d] + end[d] != outType.getShape()[d])
       return ctx.emitError() << "pads do not give the result type " << outType;
     if (mode != "constant" && inShape[d] == 0 && outType.getShape()[d] > 0)
-      return ctx.emitError() << "cannot pad an empty dimension in mode "
-                             << mode;
+      return ctx.emitError()
+             << "cannot pad an empty dimension in mode " << mode;
     if (mode == "reflect" && inShape[d] == 1 && (begin[d] > 0 || end[d] > 0))
       return ctx.emitError() << "cannot reflect a dimension of size 1";
   }
@@ -132,8 +133,8 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
            std::to_string(begin[d]) + ";\n";
     if (begin[d] > 0 || end[d] > 0)
       map += mapCoordinate(mode, j, inShape[d], -begin[d]);
-    source += (source.empty() ? "" : " + ") + ("uint(" + j + ") * " +
-                                               uintLiteral(inStrides[d]));
+    source += (source.empty() ? "" : " + ") +
+              ("uint(" + j + ") * " + uintLiteral(inStrides[d]));
   }
   if (source.empty())
     source = "0u";
@@ -151,12 +152,17 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
-          "if (i >= " + uintLiteral(total) + ") return;\n" +
-          coordinates(outShape, "i", "c") + map +
+          "if (i >= " +
+          uintLiteral(total) + ") return;\n" + coordinates(outShape, "i", "c") +
+          map +
           "if (inside)\n"
-          "y.d[i] = x.d[" + source + "];\n"
+          "y.d[i] = x.d[" +
+          source +
+          "];\n"
           "else\n"
-          "y.d[i] = " + fill + ";\n"
+          "y.d[i] = " +
+          fill +
+          ";\n"
           "}\n";
   spec.glsl = std::move(code);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
@@ -165,7 +171,8 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
 }
 
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
-  RankedTensorType type = checkTensor(ctx, op->getOperand(0), "operand 'input'");
+  RankedTensorType type =
+      checkTensor(ctx, op->getOperand(0), "operand 'input'");
   if (!type || !checkTensor(ctx, op->getResult(0), "the result"))
     return failure();
   ArrayRef<int64_t> shape = type.getShape();
@@ -190,8 +197,8 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
         return failure();
       bindings.push_back(view);
       k = "k";
-      kCode = readIndex(IntegerType::get(ctx.getContext(), 64), "kBuffer",
-                        "0", "k") +
+      kCode = readIndex(IntegerType::get(ctx.getContext(), 64), "kBuffer", "0",
+                        "k") +
               "if (!kFits) k = kWords.y < 0 ? -" + std::to_string(bound) +
               " : " + std::to_string(bound) + ";\nk = clamp(k, -" +
               std::to_string(bound) + ", " + std::to_string(bound) + ");\n";
@@ -217,14 +224,21 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
-          "if (i >= " + uintLiteral(total) + ") return;\n" + kCode +
-          "int col = int(i % " + uintLiteral(cols) + ");\n"
-          "int row = int((i / " + uintLiteral(cols) + ") % " +
-          uintLiteral(rows) + ");\n"
-          "if (col - row " + (upper ? ">=" : "<=") + " " + k + ")\n"
+          "if (i >= " +
+          uintLiteral(total) + ") return;\n" + kCode + "int col = int(i % " +
+          uintLiteral(cols) +
+          ");\n"
+          "int row = int((i / " +
+          uintLiteral(cols) + ") % " + uintLiteral(rows) +
+          ");\n"
+          "if (col - row " +
+          (upper ? ">=" : "<=") + " " + k +
+          ")\n"
           "y.d[i] = x.d[i];\n"
           "else\n"
-          "y.d[i] = " + bitsZero(byteSize) + ";\n"
+          "y.d[i] = " +
+          bitsZero(byteSize) +
+          ";\n"
           "}\n";
   spec.glsl = std::move(code);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
