@@ -325,7 +325,7 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
           "void main() {{\n"
           "  uint c = gl_GlobalInvocationID.x;\n"
           "  if (c >= {0}u) return;\n"
-          "  {1} var = {2};\n"
+          "  {1} variance = {2};\n"
           "  {3}\n"
           "  {4}\n"
           "}}\n",
@@ -335,7 +335,7 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
           glsl::store(coefType, "coef", "2u * c",
                       glsl::convert(paramType(1), coefType,
                                     glsl::load(paramType(1), "scale", "c")) +
-                          " / sqrt(var + " +
+                          " / sqrt(variance + " +
                           glsl::literal(coefType,
                                         onnx::OpAttrs(op).getFloat("epsilon")) +
                           ")"),
