@@ -75,6 +75,10 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   // Per spatial dimension: the input coordinate, whether it is inside the
   // input and (for count_include_pad) inside the declared padding, and its
   // share of the row-major and column-major flat indices.
+  auto scaled = [](size_t d, int64_t stride) {
+    return stride == 1 ? fmt::format("uint(i{})", d)
+                       : fmt::format("uint(i{}) * {}u", d, stride);
+  };
   std::string window;
   SmallVector<std::string> inInput, inPadding, rowIndex, colIndex;
   for (size_t d = 0; d < spatial; ++d) {
@@ -84,8 +88,8 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     inInput.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, inSizes[d]));
     inPadding.push_back(fmt::format("i{0} >= {1} && i{0} < {2}", d, -g->pads[d],
                                     inSizes[d] + g->pads[spatial + d]));
-    rowIndex.push_back(fmt::format("uint(i{}) * {}u", d, rowStrides[d]));
-    colIndex.push_back(fmt::format("uint(i{}) * {}u", d, colStrides[d]));
+    rowIndex.push_back(scaled(d, rowStrides[d]));
+    colIndex.push_back(scaled(d, colStrides[d]));
   }
   std::string rowIndexExpr = llvm::join(rowIndex, " + ");
   std::string colIndexExpr = llvm::join(colIndex, " + ");
@@ -134,12 +138,11 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
                   "  uint plane = o / {}u;\n",
                   inPlane, total, outPlane) +
       glsl::unflatten(g->output, "o % " + std::to_string(outPlane) + "u", "q") +
-      fmt::format("  {0} best = {1};\n"
-                  "  uint bestIndex = 0u;\n"
-                  "  {0} sum = {2};\n"
-                  "  uint count = 0u;\n"
-                  "  for (uint k = 0u; k < {3}u; ++k) {{\n",
-                  ct, glsl::lowest(et), glsl::literal(et, 0), kernelSize);
+      (isMax ? fmt::format("  {} best = {};\n  uint bestIndex = 0u;\n", ct,
+                           glsl::lowest(et))
+             : fmt::format("  {} sum = {};\n  uint count = 0u;\n", ct,
+                           glsl::literal(et, 0))) +
+      fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize);
   // Indent the coordinates into the loop.
   std::string kernelCoords = glsl::unflatten(g->kernel, "k", "k");
   for (StringRef line : llvm::split(kernelCoords, '\n'))
