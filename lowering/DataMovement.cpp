@@ -154,6 +154,8 @@ std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
   std::string p = prefix.str();
   if (shape.empty())
     return "";
+  if (shape.size() == 1)
+    return "uint " + p + "0 = " + flat.str() + ";\n";
   std::string code = "uint " + p + "t = " + flat.str() + ";\n";
   for (size_t d = shape.size(); d-- > 1;)
     code += "uint " + p + std::to_string(d) + " = " + p + "t % " +
@@ -290,11 +292,20 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
     body += "if (i < " + uintLiteral(int64_t(total + count)) + ") {\n";
     if (total)
       body += "uint j = i - " + uintLiteral(int64_t(total)) + ";\n";
-    body += coordinates(p.shape, local, "c");
-    body += "b" + std::to_string(p.dst) + ".d[" +
-            indexExpr(p.dstBase, p.dstStrides) + "] = b" +
-            std::to_string(p.src) + ".d[" + indexExpr(p.srcBase, p.srcStrides) +
-            "];\n}";
+    // A side that walks its elements in order indexes with the flat index.
+    SmallVector<int64_t> contiguous = glsl::strides(p.shape);
+    auto index = [&](int64_t base, ArrayRef<int64_t> strides) {
+      if (strides != ArrayRef<int64_t>(contiguous))
+        return indexExpr(base, strides);
+      return base ? uintLiteral(base) + " + " + local : local;
+    };
+    std::string dst = index(p.dstBase, p.dstStrides);
+    std::string src = index(p.srcBase, p.srcStrides);
+    if (dst.find('c') != std::string::npos ||
+        src.find('c') != std::string::npos)
+      body += coordinates(p.shape, local, "c");
+    body += "b" + std::to_string(p.dst) + ".d[" + dst + "] = b" +
+            std::to_string(p.src) + ".d[" + src + "];\n}";
     total += count;
   }
 

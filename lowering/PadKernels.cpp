@@ -124,17 +124,19 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   // unless it falls outside, where the mode maps or drops it.
   ArrayRef<int64_t> outShape = outType.getShape();
   SmallVector<int64_t> inStrides = glsl::strides(inShape);
-  std::string map = "bool inside = true;\n", source;
+  bool constant = mode == "constant";
+  std::string map = constant ? "bool inside = true;\n" : "", source;
   for (int64_t d = 0; d < rank; ++d) {
-    if (inShape[d] == 1 && mode != "constant")
+    if (inShape[d] == 1 && !constant)
       continue; // Every coordinate maps to 0.
     std::string j = "j" + std::to_string(d);
     map += "int " + j + " = int(c" + std::to_string(d) + ") - " +
            std::to_string(begin[d]) + ";\n";
     if (begin[d] > 0 || end[d] > 0)
       map += mapCoordinate(mode, j, inShape[d], -begin[d]);
-    source += (source.empty() ? "" : " + ") +
-              ("uint(" + j + ") * " + uintLiteral(inStrides[d]));
+    source += (source.empty() ? "uint(" : " + uint(") + j + ")";
+    if (inStrides[d] != 1)
+      source += " * " + uintLiteral(inStrides[d]);
   }
   if (source.empty())
     source = "0u";
@@ -154,16 +156,8 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
           "uint i = gl_GlobalInvocationID.x;\n"
           "if (i >= " +
           uintLiteral(total) + ") return;\n" + coordinates(outShape, "i", "c") +
-          map +
-          "if (inside)\n"
-          "y.d[i] = x.d[" +
-          source +
-          "];\n"
-          "else\n"
-          "y.d[i] = " +
-          fill +
-          ";\n"
-          "}\n";
+          map + (constant ? "if (inside)\n" : "") + "y.d[i] = x.d[" + source +
+          "];\n" + (constant ? "else\ny.d[i] = " + fill + ";\n" : "") + "}\n";
   spec.glsl = std::move(code);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);

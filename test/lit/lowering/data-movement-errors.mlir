@@ -1,0 +1,19 @@
+// RUN: onyx-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --target='{max_storage_buffer_range = 1024}' --convert-onnx-to-gpu
+
+// Operands that decide what a kernel copies must be constants.
+func.func @main(%x: tensor<5x7xf32>, %s: tensor<1xi64>) -> tensor<3x7xf32> {
+  %e = onnx.Constant dense<[3]> : tensor<1xi64>
+  // expected-error @+1 {{'onnx.Slice' op operand 'starts' must be a constant to lower the op to GPU kernels}}
+  %0 = "onnx.Slice"(%x, %s, %e) : (tensor<5x7xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+
+// -----
+
+// A tensor larger than one binding can hold is not split yet.
+func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'onnx.Transpose' op operand #0 of type tensor<64x64xf32> takes 16384 bytes, more than one binding can hold on the target (1024); splitting it is not implemented}}
+  %0 = "onnx.Transpose"(%x) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
