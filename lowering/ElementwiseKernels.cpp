@@ -150,6 +150,11 @@ LogicalResult ExpressionWriter::emitRow(Operation *op,
       return failure();
   }
   Type computeAs = elementTypeOf(op->getOperand(0));
+  // GLSL's pow takes floats only (no double or integer overloads), and
+  // integers do not convert to float implicitly when 64 bits wide.
+  if (row.name == "onnx.Pow")
+    for (std::string &arg : args)
+      arg = "float(" + arg + ")";
   if (row.arity != 0) {
     define(op->getResult(0), substitute(row.shader, args, op, computeAs));
     return success();
@@ -181,7 +186,8 @@ LogicalResult ExpressionWriter::emit(Operation *op) {
     std::string converted = glsl::convert(from, to, x);
     // Narrow floats round here, so that later ops see the rounded value.
     if (to.isF16() && !from.isF16())
-      converted = "unpackHalf2x16(packHalf2x16(vec2(" + converted + ", 0.0))).x";
+      converted =
+          "unpackHalf2x16(packHalf2x16(vec2(" + converted + ", 0.0))).x";
     else if (to.isBF16() && !from.isBF16())
       converted = "uintBitsToFloat((floatBitsToUint(" + converted +
                   ") + 0x7fffu + ((floatBitsToUint(" + converted +
@@ -262,9 +268,8 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
     for (Value v : op->getResults())
       if (auto t = dyn_cast<RankedTensorType>(v.getType());
           t && !glsl::isSupported(t.getElementType()))
-        return ctx.emitError()
-               << "element type " << t.getElementType()
-               << " is not supported by GPU kernels";
+        return ctx.emitError() << "element type " << t.getElementType()
+                               << " is not supported by GPU kernels";
 
   ExpressionWriter writer(ctx);
   unsigned rank = resultType.getRank();
@@ -285,9 +290,9 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
     std::string index =
         same ? "i" : glsl::broadcastIndex(type.getShape(), rank, "c");
     std::string var = fmt::format("x{}", i);
-    loads += fmt::format("  {} {} = {};\n",
-                         glsl::computeType(type.getElementType()), var,
-                         glsl::load(type.getElementType(), name, index));
+    loads +=
+        fmt::format("  {} {} = {};\n", glsl::computeType(type.getElementType()),
+                    var, glsl::load(type.getElementType(), name, index));
     writer.bind(input, var);
     Value view = ctx.getView(outerInputs[i]);
     if (!view)
@@ -314,17 +319,16 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                   count) +
       (needCoordinates ? glsl::unflatten(resultType.getShape(), "i", "c")
                        : std::string()) +
-      loads + writer.code +
-      "  " + glsl::store(resultType.getElementType(), "result", "i", value) +
-      "\n}\n";
+      loads + writer.code + "  " +
+      glsl::store(resultType.getElementType(), "result", "i", value) + "\n}\n";
   KernelSpec spec;
   spec.name = ops.size() == 1
                   ? llvm::StringRef(ops.front()->getName().getStringRef())
                         .drop_front(5)
                         .lower()
                   : "fused";
-  spec.glsl = glsl::header({wg, 1, 1}) + decls + glsl::helpers(writer.code) +
-              main;
+  spec.glsl =
+      glsl::header({wg, 1, 1}) + decls + glsl::helpers(writer.code) + main;
   for (unsigned i = 0; i < kernelInputs.size(); ++i)
     spec.bindings.push_back(gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
