@@ -20,6 +20,8 @@
 
 #include "ir/Operation.h"
 
+#include "llvm/ADT/Twine.h"
+
 namespace onyx::lowering {
 
 namespace {
@@ -49,7 +51,7 @@ std::string unfoldedInput(Type et, ArrayRef<int64_t> input,
   s += glsl::unflatten(output, "col", "o");
   std::string inside, offset = "xBase + ch * " + u(inPlane);
   for (size_t d = 0; d < rank; ++d) {
-    std::string i = "i" + std::to_string(d);
+    std::string i = (llvm::Twine("i") + llvm::Twine(d)).str();
     // Unsigned: a position in the begin padding wraps to a large value, so
     // one comparison checks both ends.
     s += "  uint " + i + " = o" + std::to_string(d) + " * " + u(g.strides[d]) +
@@ -133,14 +135,18 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx) {
 
   std::string wIndex = "wBase + row * " + u(p.k) + " + k";
   p.functions += ct + " loadA(uint row, uint k) { return " +
-                 glsl::load(et, "w", wIndex) + "; }\n";
+                 (p.aVector ? vectorBufferElement("w", wIndex)
+                            : glsl::load(et, "w", wIndex)) +
+                 "; }\n";
   if (p.aVector)
     p.functions += "vec4 loadA4(uint row, uint k) { return w.d[(" + wIndex +
                    ") / 4u]; }\n";
   if (pointwise) {
     std::string xIndex = "xBase + k * " + u(inPlane) + " + col";
     p.functions += ct + " loadB(uint k, uint col) { return " +
-                   glsl::load(et, "x", xIndex) + "; }\n";
+                   (p.bVector ? vectorBufferElement("x", xIndex)
+                              : glsl::load(et, "x", xIndex)) +
+                   "; }\n";
     if (p.bVector)
       p.functions += "vec4 loadB4(uint k, uint col) { return x.d[(" + xIndex +
                      ") / 4u]; }\n";

@@ -16,6 +16,8 @@
 
 #include "ir/Operation.h"
 
+#include "llvm/ADT/Twine.h"
+
 #include <cmath>
 
 namespace onyx::lowering {
@@ -60,10 +62,12 @@ void addOperandFunctions(GemmProblem &p, bool transA, bool transB) {
                               : "aBase + row * " + u(p.k) + " + k";
   std::string bIndex = transB ? "bBase + col * " + u(p.k) + " + k"
                               : "bBase + k * " + u(p.n) + " + col";
-  p.functions += ct + " loadA(uint row, uint k) { return " +
-                 glsl::load(et, "a", aIndex) + "; }\n";
-  p.functions += ct + " loadB(uint k, uint col) { return " +
-                 glsl::load(et, "b", bIndex) + "; }\n";
+  std::string aValue = p.aVector ? vectorBufferElement("a", aIndex)
+                                 : glsl::load(et, "a", aIndex);
+  std::string bValue = p.bVector ? vectorBufferElement("b", bIndex)
+                                 : glsl::load(et, "b", bIndex);
+  p.functions += ct + " loadA(uint row, uint k) { return " + aValue + "; }\n";
+  p.functions += ct + " loadB(uint k, uint col) { return " + bValue + "; }\n";
   if (p.aVector)
     p.functions += "vec4 loadA4(uint row, uint k) { return a.d[(" + aIndex +
                    ") / 4u]; }\n";
@@ -137,8 +141,8 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx) {
         return std::string("0u");
       if (ArrayRef<int64_t>(batch) == operandBatch)
         return "z * " + u(matrixSize);
-      return "(" + glsl::broadcastIndex(operandBatch, batchRank, "bz") +
-             ") * " + u(matrixSize);
+      std::string index = glsl::broadcastIndex(operandBatch, batchRank, "bz");
+      return (llvm::Twine("(") + index + ") * " + u(matrixSize)).str();
     };
     std::string aBase = baseOf(aBatch, p.m * p.k);
     std::string bBase = baseOf(bBatch, p.k * p.n);
@@ -225,7 +229,8 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx) {
     auto cType = cast<RankedTensorType>(op->getOperand(2).getType());
     std::string cIndex = glsl::broadcastIndex(cType.getShape(), 2, "o");
     FailureOr<std::string> c =
-        scale(ctx, et, beta, "beta", "(" + glsl::load(et, "cIn", cIndex) + ")");
+        scale(ctx, et, beta, "beta",
+              (llvm::Twine("(") + glsl::load(et, "cIn", cIndex) + ")").str());
     if (failed(c))
       return failure();
     *value = "uint o0 = row, o1 = col; " + glsl::computeType(et) +

@@ -4,7 +4,10 @@
 
 #include "lowering/Glsl.h"
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 namespace onyx::lowering {
 
@@ -57,10 +60,7 @@ bool useVectorB(const GemmProblem &p, const GemmTile &t) {
 } // namespace
 
 GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
-  SmallVector<GemmTile, 8> candidates;
-  auto groups = [&](unsigned bm, unsigned bn) {
-    return glsl::ceilDiv(p.m, bm) * glsl::ceilDiv(p.n, bn) * p.batch;
-  };
+  GemmTile t;
   if (p.m <= 8 || p.n <= 8) {
     // A matrix-vector product (or nearly): the thin side whole in one
     // tile, 64 threads along the other side with up to 4 outputs each.
@@ -71,34 +71,44 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
     // Narrower tiles while that leaves too few workgroups to fill a GPU.
     while (wide > 64 && glsl::ceilDiv(length, wide) * p.batch < 64)
       wide /= 2;
-    for (unsigned bk : {16u, 8u}) {
-      for (unsigned w = wide; w >= 1; w /= 2) {
-        unsigned per = std::max(1u, w / 64);
-        candidates.push_back(thinM ? GemmTile{thin, w, bk, thin, per}
-                                   : GemmTile{w, thin, bk, per, thin});
-      }
-    }
+    unsigned per = std::max(1u, wide / 64);
+    t = thinM ? GemmTile{thin, wide, 16, thin, per}
+              : GemmTile{wide, thin, 16, per, thin};
   } else {
-    if (p.m >= 128 && p.n >= 128 && groups(128, 128) >= 64) {
-      // 2 * 16 * 128 floats: 16 KiB of shared memory (plus padding).
-      candidates.push_back({128, 128, 16, 8, 8});
-      candidates.push_back({128, 64, 16, 8, 8});
-    }
-    if (p.m >= 48 && p.n >= 48) {
-      candidates.push_back({64, 64, 16, 4, 4});
-      candidates.push_back({64, 64, 16, 8, 4});
-      candidates.push_back({64, 64, 8, 8, 4});
-    }
-    candidates.push_back({32, 32, 16, 2, 2});
-    candidates.push_back({32, 32, 16, 4, 2});
-    candidates.push_back({32, 32, 8, 4, 4});
+    // Tiles of up to 128 x 128 with 8 x 8 outputs per thread for large
+    // products (a workgroup of 256, 16 KiB of shared memory for floats),
+    // 64 x 64 with 4 x 4 where 128 x 128 leaves too few workgroups, and
+    // smaller sides for small dimensions; 16 x 16 threads where possible.
+    unsigned bm = std::min(128u, powerOf2Ceil(p.m));
+    unsigned bn = std::min(128u, powerOf2Ceil(p.n));
+    if (bm == 128 && bn == 128 &&
+        glsl::ceilDiv(p.m, 128) * glsl::ceilDiv(p.n, 128) * p.batch < 64)
+      bm = bn = 64;
+    t = {bm, bn, 16, std::clamp(bm / 16, 1u, 8u), std::clamp(bn / 16, 1u, 8u)};
   }
-  // Fits every Vulkan device (64 invocations, 2 KiB of doubles).
-  candidates.push_back({16, 16, 8, 2, 2});
-  for (const GemmTile &t : candidates)
-    if (fits(p, t, target))
-      return t;
-  return candidates.back();
+  // Fit the target: fewer threads with more outputs each, less shared
+  // memory with a shorter step along k, and smaller tiles as a last resort.
+  while (!fits(p, t, target)) {
+    unsigned threads = t.getNumThreads();
+    bool tooManyThreads = threads > target.maxComputeWorkGroupInvocations ||
+                          threads > target.maxComputeWorkGroupSize[0];
+    if (tooManyThreads && t.tm <= t.tn && t.tm < std::min(t.bm, 8u)) {
+      t.tm *= 2;
+    } else if (tooManyThreads && t.tn < std::min(t.bn, 8u)) {
+      t.tn *= 2;
+    } else if (tooManyThreads && t.tm < std::min(t.bm, 8u)) {
+      t.tm *= 2;
+    } else if (!tooManyThreads && t.bk > 4) {
+      t.bk /= 2;
+    } else if (t.bm >= t.bn && t.bm > 1) {
+      t.bm /= 2;
+      t.tm = std::min(t.tm, t.bm);
+    } else {
+      t.bn /= 2;
+      t.tn = std::min(t.tn, t.bn);
+    }
+  }
+  return t;
 }
 
 std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
@@ -123,10 +133,15 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
   s += "  uint tx = tid % " + u(tx) + ", ty = tid / " + u(tx) + ";\n";
   s += "  uint row0 = gl_WorkGroupID.y * " + u(t.bm) +
        ", col0 = gl_WorkGroupID.x * " + u(t.bn) + ";\n";
-  for (unsigned i = 0; i < t.tm; ++i)
+  // Accumulators are scalars named cI_J (rather than an array) so that they
+  // live in registers without relying on the optimizer.
+  for (unsigned i = 0; i < t.tm; ++i) {
+    s += "  " + ct;
     for (unsigned j = 0; j < t.tn; ++j)
-      s += "  " + ct + " c" + std::to_string(i) + "_" + std::to_string(j) +
-           " = " + ct + "(0);\n";
+      s += std::string(j ? "," : "") + " c" + std::to_string(i) + "_" +
+           std::to_string(j) + " = " + ct + "(0)";
+    s += ";\n";
+  }
   s += "  for (uint k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(t.bk) + ") {\n";
 
   // Copies a rows x cols tile (rows along k for B, along m for A) into
@@ -218,12 +233,13 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
   for (unsigned j = 0; j < t.tn; ++j)
     s += "      " + ct + " b" + std::to_string(j) + " = Bs[kk * " + u(strideB) +
          " + tx + " + u(j * tx) + "];\n";
-  for (unsigned i = 0; i < t.tm; ++i)
-    for (unsigned j = 0; j < t.tn; ++j) {
-      std::string c = "c" + std::to_string(i) + "_" + std::to_string(j);
-      s += "      " + c + " += a" + std::to_string(i) + " * b" +
-           std::to_string(j) + ";\n";
-    }
+  for (unsigned i = 0; i < t.tm; ++i) {
+    s += "     ";
+    for (unsigned j = 0; j < t.tn; ++j)
+      s += " c" + std::to_string(i) + "_" + std::to_string(j) + " += a" +
+           std::to_string(i) + " * b" + std::to_string(j) + ";";
+    s += "\n";
+  }
   s += "    }\n    barrier();\n  }\n";
 
   for (unsigned i = 0; i < t.tm; ++i) {
@@ -232,7 +248,8 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
     if (checkM)
       s += "    if (r < " + u(p.m) + ") {\n";
     for (unsigned j = 0; j < t.tn; ++j) {
-      std::string c = "c" + std::to_string(i) + "_" + std::to_string(j);
+      std::string c =
+          (llvm::Twine("c") + llvm::Twine(i) + "_" + llvm::Twine(j)).str();
       std::string col = "col0 + tx + " + u(j * tx);
       if (checkN)
         s += "    if (" + col + " < " + u(p.n) + ") ";
@@ -275,6 +292,11 @@ std::string vectorBuffer(unsigned binding, StringRef name) {
   std::string b = std::to_string(binding);
   return "layout(set = 0, binding = " + b + ", std430) readonly buffer B" + b +
          " { vec4 d[]; } " + name.str() + ";\n";
+}
+
+std::string vectorBufferElement(StringRef name, StringRef index) {
+  std::string i = ("(" + index + ")").str();
+  return name.str() + ".d[" + i + " / 4u][" + i + " % 4u]";
 }
 
 LogicalResult checkBindingSize(LoweringContext &ctx, RankedTensorType type) {

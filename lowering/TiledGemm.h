@@ -86,6 +86,9 @@ void dispatchGemm(LoweringContext &ctx, StringRef name,
 bool canLoadVectors(LoweringContext &ctx, Type elementType);
 /// A read-only buffer `name` of vec4s at `binding` (`name.d[i]`).
 std::string vectorBuffer(unsigned binding, StringRef name);
+/// An expression reading float `index` of such a buffer (for tiles that
+/// cannot use vectors).
+std::string vectorBufferElement(StringRef name, StringRef index);
 
 /// Whether a view of `type` fits one binding on the target; reports an
 /// error at the op if not.
