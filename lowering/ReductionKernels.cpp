@@ -69,6 +69,73 @@ static StringRef getKernelName(ReduceKind kind) {
   llvm_unreachable("unknown reduction");
 }
 
+/// The type partial results of `type` are kept in between two passes: the
+/// compute type, so that nothing rounds twice.
+static Type getPartialType(Type type) {
+  Context *ctx = type.getContext();
+  if (type.isF16() || type.isBF16())
+    return FloatType::getF32(ctx);
+  if (auto i = dyn_cast<IntegerType>(type);
+      i && i.getWidth() > 1 && i.getWidth() < 32)
+    return IntegerType::get(ctx, 32, i.getSignedness());
+  return type;
+}
+
+/// One kernel reducing the rows of `space` in `input` (null when empty, of
+/// element type `inType`) into `output` (of `outType`), dividing by
+/// `meanCount` for a mean.
+static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
+                             const RowSpace &space, const RowLayout &layout,
+                             ReduceKind kind, int64_t meanCount, Value output,
+                             Type outType) {
+  std::string ct = glsl::computeType(inType);
+  std::string result = "acc";
+  if (kind == ReduceKind::Mean) {
+    if (meanCount == 0)
+      result =
+          glsl::isFloat(inType)
+              ? glsl::literal(inType, std::numeric_limits<double>::quiet_NaN())
+              : glsl::integerLiteral(inType, 0);
+    else if (glsl::isFloat(inType))
+      result = "acc / " + glsl::literal(inType, double(meanCount));
+    else
+      result = "acc / " + glsl::integerLiteral(inType, meanCount);
+  }
+
+  KernelSpec spec;
+  spec.name = getKernelName(kind).str();
+  if (layout.chunks > 1)
+    spec.name += "_chunks";
+  spec.workgroupSize = {layout.size(), 1, 1};
+  std::string &glsl = spec.glsl;
+  glsl = glsl::header(spec.workgroupSize);
+  SmallVector<Value> bindings;
+  if (input) {
+    glsl += glsl::buffer(0, gpu::Access::Read, inType, "x");
+    spec.bindings.push_back(gpu::Access::Read);
+    bindings.push_back(input);
+  }
+  glsl += glsl::buffer(bindings.size(), gpu::Access::Write, outType, "y");
+  spec.bindings.push_back(gpu::Access::Write);
+  bindings.push_back(output);
+  glsl += rowDeclarations(space, layout) + sharedArray(layout, ct, "red");
+  glsl += fmt::format("{0} fold({0} a, {0} b) {{ return {1}; }}\n"
+                      "void combine(uint a, uint b) {{\n"
+                      "  red[a] = fold(red[a], red[b]);\n"
+                      "}}\n",
+                      ct, combineExpr(kind, inType));
+  glsl += "void main() {\n" + rowPrologue() +
+          fmt::format("  {} acc = {};\n", ct, identity(kind, inType));
+  if (input)
+    glsl += forEachElement("      acc = fold(acc, " +
+                           glsl::load(inType, "x", "at") + ");\n");
+  glsl += reduceAcrossRow(layout, {{"acc", "red"}}, "combine") +
+          "  if (inRange && slot == 0u)\n    " +
+          glsl::store(outType, "y", "row", result) + "\n}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+               bindings);
+}
+
 LogicalResult lowerReduction(LoweringContext &ctx, Value input,
                              const llvm::SmallBitVector &reduced,
                              ReduceKind kind, Value output) {
@@ -80,57 +147,32 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
   if (space.numRows == 0)
     return success();
   // An empty input has nothing to bind: every row is the identity.
-  bool hasInput = inputType.getNumElements() != 0;
   Value inputView;
-  if (hasInput && !(inputView = ctx.getView(input)))
+  if (inputType.getNumElements() != 0 && !(inputView = ctx.getView(input)))
     return failure();
 
-  RowLayout layout =
-      chooseRowLayout(ctx.getTarget(), space, getSharedBytes(type));
-  std::string ct = glsl::computeType(type);
-  std::string result = "acc";
-  if (kind == ReduceKind::Mean) {
-    if (space.rowLength == 0)
-      result =
-          glsl::isFloat(type)
-              ? glsl::literal(type, std::numeric_limits<double>::quiet_NaN())
-              : glsl::integerLiteral(type, 0);
-    else if (glsl::isFloat(type))
-      result = "acc / " + glsl::literal(type, double(space.rowLength));
-    else
-      result = "acc / " + glsl::integerLiteral(type, space.rowLength);
+  unsigned sharedBytes = getSharedBytes(type);
+  RowLayout layout = chooseRowLayout(ctx.getTarget(), space, sharedBytes,
+                                     /*allowChunks=*/true);
+  if (layout.chunks == 1) {
+    emitReduceKernel(ctx, inputView, type, space, layout, kind, space.rowLength,
+                     output, type);
+    return success();
   }
-
-  KernelSpec spec;
-  spec.name = getKernelName(kind).str();
-  spec.workgroupSize = {layout.size(), 1, 1};
-  std::string &glsl = spec.glsl;
-  glsl = glsl::header(spec.workgroupSize);
-  SmallVector<Value> bindings;
-  if (hasInput) {
-    glsl += glsl::buffer(0, gpu::Access::Read, type, "x");
-    spec.bindings.push_back(gpu::Access::Read);
-    bindings.push_back(inputView);
-  }
-  glsl += glsl::buffer(bindings.size(), gpu::Access::Write, type, "y");
-  spec.bindings.push_back(gpu::Access::Write);
-  bindings.push_back(output);
-  glsl += rowDeclarations(space, layout) + sharedArray(layout, ct, "red");
-  glsl += fmt::format("{0} fold({0} a, {0} b) {{ return {1}; }}\n"
-                      "void combine(uint a, uint b) {{\n"
-                      "  red[a] = fold(red[a], red[b]);\n"
-                      "}}\n",
-                      ct, combineExpr(kind, type));
-  glsl += "void main() {\n" + rowPrologue() +
-          fmt::format("  {} acc = {};\n", ct, identity(kind, type));
-  if (hasInput)
-    glsl += forEachElement("      acc = fold(acc, " +
-                           glsl::load(type, "x", "at") + ");\n");
-  glsl += reduceAcrossRow(layout, {{"acc", "red"}}, "combine") +
-          "  if (inRange && slot == 0u)\n    " +
-          glsl::store(type, "y", "row", result) + "\n}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
-               bindings);
+  // Each chunk of a row gives a partial result, [chunk][row]; a second
+  // kernel reduces the chunks of each row (a mean divides only there).
+  Type partialType = getPartialType(type);
+  Value partials = ctx.allocate(
+      RankedTensorType::get({layout.chunks, space.numRows}, partialType));
+  emitReduceKernel(ctx, inputView, type, space, layout,
+                   kind == ReduceKind::Mean ? ReduceKind::Sum : kind, 0,
+                   partials, partialType);
+  llvm::SmallBitVector chunkDim(2);
+  chunkDim.set(0);
+  RowSpace chunkSpace = getRowSpace({layout.chunks, space.numRows}, chunkDim);
+  emitReduceKernel(ctx, partials, partialType, chunkSpace,
+                   chooseRowLayout(ctx.getTarget(), chunkSpace, sharedBytes),
+                   kind, space.rowLength, output, type);
   return success();
 }
 

@@ -53,8 +53,28 @@ static uint32_t powerOf2Ceil(int64_t n) {
   return n <= 1 ? 1u : uint32_t(std::bit_ceil(uint64_t(n)));
 }
 
+/// The layout of `numRows` rows of `rowLength` elements, at most `maxSize`
+/// invocations.
+static RowLayout chooseLayout(const RowSpace &space, int64_t rowLength,
+                              int64_t numRows, uint32_t maxSize) {
+  RowLayout layout;
+  layout.interleaved = space.interleave > 1;
+  if (layout.interleaved) {
+    // 32 adjacent rows make a step of the workgroup read whole cache lines.
+    layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
+    layout.depth = std::min(powerOf2Ceil(rowLength), maxSize / layout.lanes);
+  } else {
+    layout.depth = std::min(powerOf2Ceil(rowLength), maxSize);
+  }
+  // Short rows leave room for more rows per workgroup.
+  layout.lanes = std::max(
+      layout.lanes, std::min(maxSize / layout.depth, powerOf2Ceil(numRows)));
+  layout.chunkLength = rowLength;
+  return layout;
+}
+
 RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
-                          unsigned sharedBytesPerInvocation) {
+                          unsigned sharedBytesPerInvocation, bool allowChunks) {
   // 256 invocations keep several workgroups resident per multiprocessor;
   // more only lengthen the tree.
   uint32_t maxSize = std::min({256u, target.maxComputeWorkGroupInvocations,
@@ -64,19 +84,21 @@ RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
                                     sharedBytesPerInvocation);
   maxSize = std::bit_floor(std::max(maxSize, 1u));
 
-  RowLayout layout;
-  layout.interleaved = space.interleave > 1;
-  if (layout.interleaved) {
-    // 32 adjacent rows make a stride of the workgroup read whole cache lines.
-    layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
-    layout.depth =
-        std::min(powerOf2Ceil(space.rowLength), maxSize / layout.lanes);
-  } else {
-    layout.depth = std::min(powerOf2Ceil(space.rowLength), maxSize);
-  }
-  // Short rows leave room for more rows per workgroup.
-  layout.lanes = std::max(layout.lanes, std::min(maxSize / layout.depth,
-                                                 powerOf2Ceil(space.numRows)));
+  RowLayout layout =
+      chooseLayout(space, space.rowLength, space.numRows, maxSize);
+  // Fewer workgroups than this leave a large GPU mostly idle; chunks of at
+  // least 16 elements per invocation keep the second pass small.
+  constexpr uint64_t kMinWorkgroups = 256;
+  const int64_t minChunkLength = 16 * int64_t(maxSize);
+  if (!allowChunks || layout.numWorkgroups(space) >= kMinWorkgroups ||
+      space.rowLength < 2 * minChunkLength)
+    return layout;
+  int64_t chunks =
+      std::min<int64_t>(space.rowLength / minChunkLength,
+                        (kMinWorkgroups + space.numRows - 1) / space.numRows);
+  int64_t length = (space.rowLength + chunks - 1) / chunks;
+  layout = chooseLayout(space, length, space.numRows * chunks, maxSize);
+  layout.chunks = chunks;
   return layout;
 }
 
@@ -107,14 +129,16 @@ std::string rowDeclarations(const RowSpace &space, const RowLayout &layout) {
       "const uint LENGTH = {}u;\n"
       "const uint LANES = {}u;\n"
       "const uint DEPTH = {}u;\n"
+      "const uint CHUNKS = {}u;\n"
+      "const uint CHUNK_LENGTH = {}u;\n"
       "// Invocation lane * LANE_STRIDE + slot * SLOT_STRIDE works on row\n"
       "// `lane` of the workgroup.\n"
       "const uint LANE_STRIDE = {}u;\n"
       "const uint SLOT_STRIDE = {}u;\n"
       "uint rowOffset(uint row) {{ return {}; }}\n"
       "uint elementOffset(uint i) {{ return {}; }}\n",
-      space.numRows, space.rowLength, layout.lanes, layout.depth,
-      layout.interleaved ? 1 : layout.depth,
+      space.numRows, space.rowLength, layout.lanes, layout.depth, layout.chunks,
+      layout.chunkLength, layout.interleaved ? 1 : layout.depth,
       layout.interleaved ? layout.lanes : 1,
       offsetExpr(space.rowSizes, space.rowStrides, "row"),
       offsetExpr(space.elementSizes, space.elementStrides, "i"));
@@ -124,13 +148,15 @@ std::string rowPrologue() {
   return "  uint lane = (gl_LocalInvocationID.x / LANE_STRIDE) % LANES;\n"
          "  uint slot = (gl_LocalInvocationID.x / SLOT_STRIDE) % DEPTH;\n"
          "  uint row = gl_WorkGroupID.x * LANES + lane;\n"
-         "  bool inRange = row < ROWS;\n"
-         "  uint base = inRange ? rowOffset(row) : 0u;\n";
+         "  bool inRange = row < ROWS * CHUNKS;\n"
+         "  uint base = inRange ? rowOffset(row % ROWS) : 0u;\n"
+         "  uint begin = (row / ROWS) * CHUNK_LENGTH;\n"
+         "  uint end = min(begin + CHUNK_LENGTH, LENGTH);\n";
 }
 
 std::string forEachElement(StringRef body) {
   return "  if (inRange) {\n"
-         "    for (uint i = slot; i < LENGTH; i += DEPTH) {\n"
+         "    for (uint i = begin + slot; i < end; i += DEPTH) {\n"
          "      uint at = base + elementOffset(i);\n" +
          body.str() +
          "    }\n"

@@ -51,26 +51,35 @@ RowSpace getRowSpace(ArrayRef<int64_t> shape,
                      const llvm::SmallBitVector &reduced);
 
 /// How a workgroup covers rows: `lanes` rows, `depth` invocations each.
+/// Rows may be cut into `chunks` pieces of `chunkLength` elements, each
+/// reduced on its own (to partial results a second reduction combines);
+/// pieces are numbered chunk-major (chunk * rows + row), so that adjacent
+/// lanes still take adjacent rows.
 struct RowLayout {
   uint32_t lanes = 1;
   uint32_t depth = 1;
   /// Invocations of adjacent rows are adjacent (rows interleave).
   bool interleaved = false;
+  int64_t chunks = 1;
+  int64_t chunkLength = 0;
   uint32_t size() const { return lanes * depth; }
   uint64_t numWorkgroups(const RowSpace &space) const {
-    return (uint64_t(space.numRows) + lanes - 1) / lanes;
+    return (uint64_t(space.numRows) * chunks + lanes - 1) / lanes;
   }
 };
 
 /// A layout for `space` that fits the target's workgroup limits and its
 /// shared memory, given `sharedBytesPerInvocation` (the partial results one
-/// invocation keeps in shared memory at a time).
+/// invocation keeps in shared memory at a time). With `allowChunks`, rows
+/// too few to fill a GPU and long enough to share are cut into chunks.
 RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
-                          unsigned sharedBytesPerInvocation);
+                          unsigned sharedBytesPerInvocation,
+                          bool allowChunks = false);
 
-/// Global declarations: the constants ROWS, LENGTH, LANES, DEPTH, and the
-/// functions `uint rowOffset(uint row)` and `uint elementOffset(uint i)`
-/// whose sum is the input index of element i of a row.
+/// Global declarations: the constants ROWS, LENGTH, LANES, DEPTH, CHUNKS,
+/// CHUNK_LENGTH, and the functions `uint rowOffset(uint row)` and
+/// `uint elementOffset(uint i)` whose sum is the input index of element i
+/// of a row.
 std::string rowDeclarations(const RowSpace &space, const RowLayout &layout);
 
 /// The first statements of main(): `lane` and `slot` (this invocation's row
@@ -81,7 +90,8 @@ std::string rowPrologue();
 
 /// A loop over this invocation's elements of its row: runs `body` with
 /// `uint i` (the element's index in the row) and `uint at` (its input index)
-/// for i = slot, slot + DEPTH, ... in increasing order, if the row is active.
+/// for i = begin + slot, begin + slot + DEPTH, ... below end, in increasing
+/// order, if the row is in range.
 std::string forEachElement(StringRef body);
 
 /// A shared array with one element of GLSL type `type` per invocation.

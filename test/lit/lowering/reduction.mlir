@@ -28,7 +28,7 @@
 // CHECK-SAME: uint rowOffset(uint row) { return row * 100u; }
 // CHECK-SAME: uint elementOffset(uint i) { return i; }
 // CHECK-SAME: shared float red[256];
-// CHECK-SAME: for (uint i = slot; i < LENGTH; i += DEPTH)
+// CHECK-SAME: for (uint i = begin + slot; i < end; i += DEPTH)
 // CHECK-SAME: barrier();
 // CHECK-SAME: for (uint stride = DEPTH / 2u; stride > 0u; stride >>= 1u)
 // CHECK-SAME: if (inRange && slot == 0u)
@@ -133,6 +133,32 @@ func.func @main(%x: tensor<2x0x4xf32>) -> tensor<2x1x4xf32> {
 
 // -----
 
+// Few rows that are long leave a GPU idle with one workgroup each: rows are
+// cut into chunks reduced to partial sums, [chunk][row], which a second
+// kernel reduces (and divides, for a mean).
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @reduce_sum_chunks(read, write)
+// CHECK-SAME: const uint ROWS = 2u;
+// CHECK-SAME: const uint LENGTH = 20000u;
+// CHECK-SAME: const uint CHUNKS = 4u;
+// CHECK-SAME: const uint CHUNK_LENGTH = 5000u;
+// CHECK-SAME: y.d[row] = acc;
+// CHECK: gpu.kernel @reduce_mean(read, write)
+// CHECK-SAME: const uint ROWS = 2u;
+// CHECK-SAME: const uint LENGTH = 4u;
+// CHECK-SAME: uint elementOffset(uint i) { return i * 2u; }
+// CHECK-SAME: y.d[row] = acc / uintBitsToFloat(0x469c4000u);
+// CHECK: %[[PARTIAL:.+]] = gpu.alloc : !gpu.view<4x2xf32>
+// CHECK: gpu.dispatch @reduce_sum_chunks[8, 1, 1](%{{.+}}, %[[PARTIAL]])
+// CHECK: gpu.dispatch @reduce_mean[1, 1, 1](%[[PARTIAL]], %{{.+}})
+func.func @main(%x: tensor<2x20000xf32>) -> tensor<2x1xf32> {
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64>
+  %0 = "onnx.ReduceMean"(%x, %axes) : (tensor<2x20000xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
 // ArgMax carries each invocation's best index beside its value; ties go to
 // the larger index with select_last_index. Indices are i64.
 // CHECK-LABEL: module
@@ -161,14 +187,18 @@ func.func @main(%x: tensor<6x1000xf32>) -> tensor<6x1xf32> {
 //--- run.mlir
 
 // Rows longer than a workgroup, interleaved rows, non-adjacent axes, the
-// whole tensor, and ArgMax along the innermost and a middle axis.
+// whole tensor, ArgMax along the innermost and a middle axis, and rows cut
+// into chunks (a tiled input of 49152 elements).
 // VK: output 0 vs ref: {{.*}}: PASS
 // VK: output 1 vs ref: {{.*}}: PASS
 // VK: output 2 vs ref: {{.*}}: PASS
 // VK: output 3 vs ref: {{.*}}: PASS
 // VK: output 4 vs ref: {{.*}}: PASS
 // VK: output 5 vs ref: {{.*}}: PASS
-func.func @main(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x1x1xf32>, tensor<1x1x32x32xf32>, tensor<3x32xf32>, tensor<1x1x1x1xf32>, tensor<1x3x32x1xi64>, tensor<1x32x32xi64>) {
+// VK: output 6 vs ref: {{.*}}: PASS
+// VK: output 7 vs ref: {{.*}}: PASS
+func.func @main(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x1x1xf32>, tensor<1x1x32x32xf32>, tensor<3x32xf32>, tensor<1x1x1x1xf32>, tensor<1x3x32x1xi64>, tensor<1x32x32xi64>, tensor<1x1x1x1xf32>, tensor<1x3x1x1xf32>) {
+  %reps = onnx.Constant dense<[1, 1, 4, 4]> : tensor<4xi64>
   %a23 = onnx.Constant dense<[2, 3]> : tensor<2xi64>
   %a1 = onnx.Constant dense<[1]> : tensor<1xi64>
   %a02 = onnx.Constant dense<[0, 2]> : tensor<2xi64>
@@ -178,5 +208,8 @@ func.func @main(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x1x1xf32>, tensor<1x1x3
   %3 = "onnx.ReduceMean"(%x) : (tensor<1x3x32x32xf32>) -> tensor<1x1x1x1xf32>
   %4 = "onnx.ArgMax"(%x) {axis = 3 : si64, select_last_index = 1 : si64} : (tensor<1x3x32x32xf32>) -> tensor<1x3x32x1xi64>
   %5 = "onnx.ArgMax"(%x) {axis = 1 : si64, keepdims = 0 : si64} : (tensor<1x3x32x32xf32>) -> tensor<1x32x32xi64>
-  return %0, %1, %2, %3, %4, %5 : tensor<1x3x1x1xf32>, tensor<1x1x32x32xf32>, tensor<3x32xf32>, tensor<1x1x1x1xf32>, tensor<1x3x32x1xi64>, tensor<1x32x32xi64>
+  %t = "onnx.Tile"(%x, %reps) : (tensor<1x3x32x32xf32>, tensor<4xi64>) -> tensor<1x3x128x128xf32>
+  %6 = "onnx.ReduceMean"(%t) : (tensor<1x3x128x128xf32>) -> tensor<1x1x1x1xf32>
+  %7 = "onnx.ReduceMax"(%t, %a23) : (tensor<1x3x128x128xf32>, tensor<2xi64>) -> tensor<1x3x1x1xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x3x1x1xf32>, tensor<1x1x32x32xf32>, tensor<3x32xf32>, tensor<1x1x1x1xf32>, tensor<1x3x32x1xi64>, tensor<1x32x32xi64>, tensor<1x1x1x1xf32>, tensor<1x3x1x1xf32>
 }
