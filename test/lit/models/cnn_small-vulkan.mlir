@@ -2,9 +2,6 @@
 // BatchNormalization is folded) at opsets 13 and 17, lowered and run on the
 // Vulkan device (lavapipe in CI) with the validation layer, matches
 // PyTorch's outputs at the tolerance of a GPU (rtol 1e-3, atol 1e-4).
-// XFAIL: *
-// Expected to fail until the MaxPool and Gemm kernel generators compile;
-// remove the XFAIL line when this passes.
 
 // RUN: onyx-run %shared/models/cnn_small.onnx --validate \
 // RUN:   --input=@%shared/models/cnn_small.input_0.npy \

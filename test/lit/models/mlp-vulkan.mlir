@@ -1,9 +1,6 @@
 // The MLP (Gemm, Relu) at opsets 13 and 17, lowered and run on the Vulkan
 // device (lavapipe in CI) with the validation layer, matches PyTorch's
 // outputs at the tolerance of a GPU (rtol 1e-3, atol 1e-4).
-// XFAIL: *
-// Expected to fail until the Gemm kernel generator compiles; remove the
-// XFAIL line when this passes.
 
 // RUN: onyx-run %shared/models/mlp.onnx --validate --input=@%shared/models/mlp.input_0.npy \
 // RUN:   --expected-output=@%shared/models/mlp.output_0.npy --rtol=1e-3 --atol=1e-4 \

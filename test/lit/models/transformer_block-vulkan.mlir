@@ -3,9 +3,6 @@
 // were computed at, lowered and run on the Vulkan device (lavapipe in CI)
 // with the validation layer, matches PyTorch's outputs at the tolerance of
 // a GPU (rtol 1e-3, atol 1e-4).
-// XFAIL: *
-// Expected to fail until the reduction and normalization kernel generators
-// compile; remove the XFAIL line when this passes.
 
 // RUN: onyx-run %shared/models/transformer_block.onnx --validate \
 // RUN:   --input=@%shared/models/transformer_block.input_0.npy \
@@ -28,3 +25,13 @@
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=SEQ7
 // SEQ7: output 0: tensor<1x7x128xf32> = [
 // SEQ7: output 0: max abs error {{.*}}: PASS
+
+// --check agrees with the reference backend; --profile names the ONNX node
+// of each dispatch and shows what buffer planning saved.
+// RUN: onyx-run %shared/models/transformer_block.opset17.onnx --validate \
+// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
+// RUN:   --check --profile --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=PROFILE
+// PROFILE: output 0 vs ref: max abs error {{.*}}: PASS
+// PROFILE: profile: {{[0-9]+}} dispatches, {{[0-9.]+}} us in all
+// PROFILE: @matmul {{.*}}% /attn/c_attn/MatMul
+// PROFILE: arena: {{[0-9]+}} bytes for {{[0-9]+}} bytes of intermediates ({{[0-9.]+}}%)
