@@ -342,6 +342,8 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   for (size_t i = 0; i < n; ++i) {
     int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[3][i], rank) : i;
     int64_t s = hasOperand(op, 4) ? params[4][i] : 1;
+    if (axis < 0 || axis >= rank || s == 0)
+      return ctx.emitError() << "has an axis out of range or a step of 0";
     int64_t dim = shape[axis], b = params[1][i], e = params[2][i];
     if (b < 0)
       b = b < -dim ? 0 : b + dim;

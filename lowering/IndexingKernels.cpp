@@ -59,14 +59,16 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
   int64_t dim = shape[axis];
   int64_t count = indexType.getNumElements();
   int64_t inner = onnx::getNumElements(shape.drop_front(axis + 1));
-  Value data = ctx.getView(op->getOperand(0));
-  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
-  if (!indices)
-    return failure();
+  if (outType.getNumElements() != 0 && dim == 0)
+    return ctx.emitError() << "gathers from an empty dimension";
   Value out = ctx.allocate(outType);
   ctx.setResult(op->getResult(0), out);
   if (outType.getNumElements() == 0)
     return success();
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  if (!indices)
+    return failure();
 
   // Runs of `inner` elements move in units as wide as they allow.
   unsigned byteSize = getByteSize(dataType.getElementType());
@@ -142,7 +144,8 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   dispatchCopies(ctx, "copy",
                  {gatherPiece(shape, 0, 0, glsl::strides(shape), 1)}, byteSize,
                  {data, out}, {gpu::Access::Read, gpu::Access::Write});
-  if (tuples == 0 || slice == 0)
+  // Nothing to write, or (data empty) no index that is in range.
+  if (tuples == 0 || slice == 0 || dataType.getNumElements() == 0)
     return success();
 
   // Without a reduction, elements move as bits, in units as wide as the

@@ -98,11 +98,17 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   }
 
   unsigned byteSize = getByteSize(inType.getElementType());
-  Value in = ctx.getView(op->getOperand(0));
-  if (!in)
-    return failure();
-  SmallVector<Value> bindings = {in};
+  // An empty input (constant mode) is not bound: views are never empty.
+  bool empty = inType.getNumElements() == 0;
+  SmallVector<Value> bindings;
+  if (!empty) {
+    Value in = ctx.getView(op->getOperand(0));
+    if (!in)
+      return failure();
+    bindings.push_back(in);
+  }
   std::string fill = bitsZero(byteSize);
+  int cBinding = -1;
   if (mode == "constant" && hasOperand(op, 2)) {
     if (DenseElementsAttr value = onnx::getConstantValue(op->getOperand(2))) {
       fill = bitsLiteral(value, 0);
@@ -110,6 +116,7 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
       Value view = ctx.getView(op->getOperand(2));
       if (!view)
         return failure();
+      cBinding = bindings.size();
       bindings.push_back(view);
       fill = "c.d[0]";
     }
@@ -146,18 +153,24 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings.assign(bindings.size(), gpu::Access::Read);
   spec.bindings.back() = gpu::Access::Write;
-  std::string code = glsl::header(spec.workgroupSize) +
-                     bitsBuffer(0, gpu::Access::Read, byteSize, "x");
-  if (bindings.size() == 3)
-    code += bitsBuffer(1, gpu::Access::Read, byteSize, "c");
+  std::string code = glsl::header(spec.workgroupSize);
+  if (!empty)
+    code += bitsBuffer(0, gpu::Access::Read, byteSize, "x");
+  if (cBinding >= 0)
+    code += bitsBuffer(cBinding, gpu::Access::Read, byteSize, "c");
   uint64_t total = outType.getNumElements();
+  std::string body;
+  if (empty)
+    body = "y.d[i] = " + fill + ";\n";
+  else
+    body = coordinates(outShape, "i", "c") + map +
+           (constant ? "if (inside)\n" : "") + "y.d[i] = x.d[" + source +
+           "];\n" + (constant ? "else\ny.d[i] = " + fill + ";\n" : "");
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
           "if (i >= " +
-          uintLiteral(total) + ") return;\n" + coordinates(outShape, "i", "c") +
-          map + (constant ? "if (inside)\n" : "") + "y.d[i] = x.d[" + source +
-          "];\n" + (constant ? "else\ny.d[i] = " + fill + ";\n" : "") + "}\n";
+          uintLiteral(total) + ") return;\n" + body + "}\n";
   spec.glsl = std::move(code);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);

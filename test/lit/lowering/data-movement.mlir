@@ -160,6 +160,21 @@ func.func @main(%x: tensor<3x4xi32>) -> tensor<5x4xi32> {
 // -----
 
 // CHECK: // -----
+// A constant_value that is not a constant is read from its binding; an
+// empty input is not bound at all (views are never empty).
+// CHECK: gpu.kernel @pad_constant(read, write)
+// CHECK-SAME: buffer B0 { uint d[]; } c;
+// CHECK-SAME: if (i >= 6u) return;\0Ay.d[i] = c.d[0];\0A}
+// CHECK: gpu.dispatch @pad_constant[1, 1, 1](%{{.+}}, %{{.+}}) : !gpu.view<f32>, !gpu.view<2x3xf32>
+func.func @main(%x: tensor<0x3xf32>, %c: tensor<f32>) -> tensor<2x3xf32> {
+  %p = onnx.Constant dense<[1, 0, 1, 0]> : tensor<4xi64>
+  %0 = "onnx.Pad"(%x, %p, %c) : (tensor<0x3xf32>, tensor<4xi64>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK: // -----
 // Gather reads i64 indices as two 32-bit words, without the int64 feature;
 // negative indices count from the end and indices out of range write zeros.
 // Rows of 16 f16 move as two uvec4.
