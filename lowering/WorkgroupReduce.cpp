@@ -49,8 +49,12 @@ RowSpace getRowSpace(ArrayRef<int64_t> shape,
   return space;
 }
 
+/// The smallest power of 2 at least `n`, at most 2^30 (more than any
+/// workgroup, and no overflow).
 static uint32_t powerOf2Ceil(int64_t n) {
-  return n <= 1 ? 1u : uint32_t(std::bit_ceil(uint64_t(n)));
+  return n <= 1
+             ? 1u
+             : uint32_t(std::bit_ceil(uint64_t(std::min<int64_t>(n, 1 << 30))));
 }
 
 /// The layout of `numRows` rows of `rowLength` elements, at most `maxSize`
