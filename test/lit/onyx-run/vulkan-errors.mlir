@@ -45,6 +45,14 @@
 // TARGET: big.mlir:1:1: error: device '{{.+}}' cannot run this module
 // TARGET: note: max_compute_shared_memory_size: the module needs 1073741824, the device has {{[0-9]+}}
 
+// Any message of the validation layer fails the run, listed at its end; the
+// layer's best-practices checks are asked for here only to make it speak.
+// RUN: not env VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT \
+// RUN:   onyx-run %s --validate --input=2x3xf32=1 --input=3xf32=2 2>&1 >/dev/null \
+// RUN:   | FileCheck %s --check-prefix=VALIDATION
+// VALIDATION: onyx-run: error: the Vulkan validation layer reported {{[0-9]+}} message(s):
+// VALIDATION-NEXT: {{warning|error}}: Validation
+
 // No device: a missing Vulkan loader, or a loader without a driver.
 // RUN: not onyx-run %s --vulkan-loader=libonyx-no-such-loader.so.1 --input=2x3xf32=0 \
 // RUN:   --input=3xf32=0 2>&1 | FileCheck %s --check-prefix=NO-LOADER
