@@ -78,10 +78,10 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
   RowLayout layout =
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
   std::string ct = glsl::computeType(et);
-  std::string x = glsl::load(et, "x", "at");
-  std::string e = mathCall("exp", ct, x + " - m");
+  RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
+  std::string e = mathCall("exp", ct, "xv - m");
   std::string result =
-      isLog ? x + " - m - " + mathCall("log", ct, "s") : e + " / s";
+      isLog ? "xv - m - " + mathCall("log", ct, "s") : e + " / s";
   KernelSpec spec;
   spec.name = isLog ? "log_softmax" : "softmax";
   spec.workgroupSize = {layout.size(), 1, 1};
@@ -92,13 +92,15 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
       glsl::buffer(1, gpu::Access::Write, et, "y") +
       rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
       combineFunctions(ct) + "void main() {\n" + rowPrologue() +
+      loadRowValues(values) +
       fmt::format("  {} m = {};\n", ct, glsl::lowest(et)) +
-      forEachElement("      m = maxOf(m, " + x + ");\n") +
+      forEachValue(values, "      m = maxOf(m, xv);\n") +
       reduceAcrossRow(layout, {{"m", "red"}}, "combineMax") +
       fmt::format("  {} s = {};\n", ct, glsl::literal(et, 0)) +
-      forEachElement("      s += " + e + ";\n") +
+      forEachValue(values, "      s += " + e + ";\n") +
       reduceAcrossRow(layout, {{"s", "red"}}, "combineSum") +
-      forEachElement("      " + glsl::store(et, "y", "at", result) + "\n") +
+      forEachValue(values,
+                   "      " + glsl::store(et, "y", "at", result) + "\n") +
       "}\n";
   ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
                {input, output});
@@ -197,27 +199,28 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   }
 
   double length = double(space.rowLength);
+  RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
   std::string code =
       glsl::header(spec.workgroupSize) + decls +
       rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
       combineFunctions(ct) + helpers + "void main() {\n" + rowPrologue() +
+      loadRowValues(values) +
       fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
-      forEachElement("      sum += " + glsl::load(et, "x", "at") + ";\n") +
+      forEachValue(values, "      sum += xv;\n") +
       reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
       fmt::format("  {0} mean = sum / {1};\n"
                   "  {0} squares = {2};\n",
                   ct, glsl::literal(et, length), glsl::literal(et, 0)) +
-      forEachElement(fmt::format("      {} d = {} - mean;\n"
-                                 "      squares += d * d;\n",
-                                 ct, glsl::load(et, "x", "at"))) +
+      forEachValue(values, fmt::format("      {} d = xv - mean;\n"
+                                       "      squares += d * d;\n",
+                                       ct)) +
       reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
       fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n", ct,
                   glsl::literal(et, 1), glsl::literal(et, length),
                   glsl::literal(et, epsilon));
   if (outputs.y)
-    code += forEachElement(
-        fmt::format("      {} xv = {};\n", ct, glsl::load(et, "x", "at")) +
-        "      " + glsl::store(et, "y", "at", value) + "\n");
+    code += forEachValue(values,
+                         "      " + glsl::store(et, "y", "at", value) + "\n");
   if (!stats.empty())
     code += "  if (inRange && slot == 0u) {\n" + stats + "  }\n";
   spec.glsl = code + "}\n";

@@ -167,6 +167,48 @@ std::string forEachElement(StringRef body) {
          "  }\n";
 }
 
+RowValues getRowValues(const RowLayout &layout, StringRef type,
+                       StringRef load) {
+  RowValues values{type.str(), load.str(), 0};
+  int64_t perInvocation =
+      (layout.chunkLength + layout.depth - 1) / layout.depth;
+  if (perInvocation <= kMaxCachedElements)
+    values.cached = perInvocation;
+  return values;
+}
+
+std::string loadRowValues(const RowValues &values) {
+  if (!values.cached)
+    return {};
+  // A loop of constant trip count over a local array: unrolled, the array
+  // lives in registers.
+  return fmt::format("  {0} xs[{1}];\n"
+                     "  for (uint k = 0u; k < {1}u; ++k) {{\n"
+                     "    uint i = begin + slot + k * DEPTH;\n"
+                     "    if (inRange && i < end) {{\n"
+                     "      uint at = base + elementOffset(i);\n"
+                     "      xs[k] = {2};\n"
+                     "    }}\n"
+                     "  }}\n",
+                     values.type, values.cached, values.load);
+}
+
+std::string forEachValue(const RowValues &values, StringRef body) {
+  if (!values.cached)
+    return forEachElement(
+        fmt::format("      {} xv = {};\n", values.type, values.load) +
+        body.str());
+  return fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n"
+                     "    uint i = begin + slot + k * DEPTH;\n"
+                     "    if (inRange && i < end) {{\n"
+                     "      uint at = base + elementOffset(i);\n"
+                     "      {} xv = xs[k];\n",
+                     values.cached, values.type) +
+         body.str() +
+         "    }\n"
+         "  }\n";
+}
+
 std::string sharedArray(const RowLayout &layout, StringRef type,
                         StringRef name) {
   return fmt::format("shared {} {}[{}];\n", type.str(), name.str(),

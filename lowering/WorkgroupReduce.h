@@ -94,6 +94,24 @@ std::string rowPrologue();
 /// order, if the row is in range.
 std::string forEachElement(StringRef body);
 
+/// For kernels that pass over each row several times (Softmax,
+/// LayerNormalization): how an invocation holds its elements of the row.
+/// When they are few (kMaxCachedElements), the first statements load them
+/// into registers once; otherwise every pass reads memory again.
+struct RowValues {
+  /// GLSL type of the values, and the expression loading the one at `at`.
+  std::string type;
+  std::string load;
+  /// Elements per invocation when cached, 0 when not.
+  int64_t cached = 0;
+};
+constexpr int64_t kMaxCachedElements = 8;
+RowValues getRowValues(const RowLayout &layout, StringRef type, StringRef load);
+/// Statements loading the cache of `values` (nothing when not cached).
+std::string loadRowValues(const RowValues &values);
+/// Like forEachElement, with the element's value as `xv`.
+std::string forEachValue(const RowValues &values, StringRef body);
+
 /// A shared array with one element of GLSL type `type` per invocation.
 std::string sharedArray(const RowLayout &layout, StringRef type,
                         StringRef name);

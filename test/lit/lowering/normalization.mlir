@@ -15,16 +15,20 @@
 //--- kernels.mlir
 
 // Softmax subtracts the row's maximum before exp, so exp never overflows:
-// max, then the sum of exp(x - max), then the output.
+// max, then the sum of exp(x - max), then the output. Each invocation loads
+// its elements of the row into registers once.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @softmax(read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: const uint ROWS = 128u;
 // CHECK-SAME: const uint LENGTH = 16u;
-// CHECK-SAME: m = maxOf(m, x.d[at]);
+// CHECK-SAME: float xs[1];
+// CHECK-SAME: xs[k] = x.d[at];
+// CHECK-SAME: float xv = xs[k];
+// CHECK-SAME: m = maxOf(m, xv);
 // CHECK-SAME: combineMax(gl_LocalInvocationID.x, gl_LocalInvocationID.x + stride * SLOT_STRIDE);
-// CHECK-SAME: s += exp(x.d[at] - m);
+// CHECK-SAME: s += exp(xv - m);
 // CHECK-SAME: combineSum(gl_LocalInvocationID.x, gl_LocalInvocationID.x + stride * SLOT_STRIDE);
-// CHECK-SAME: y.d[at] = exp(x.d[at] - m) / s;
+// CHECK-SAME: y.d[at] = exp(xv - m) / s;
 // CHECK: gpu.dispatch @softmax[8, 1, 1]
 func.func @main(%x: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
   %0 = "onnx.Softmax"(%x) : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
@@ -39,7 +43,7 @@ func.func @main(%x: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
 // CHECK-SAME: const uint LANE_STRIDE = 1u;
 // CHECK-SAME: uint rowOffset(uint row) { return (row / 4u) * 12u + (row % 4u); }
 // CHECK-SAME: uint elementOffset(uint i) { return i * 4u; }
-// CHECK-SAME: y.d[at] = x.d[at] - m - log(s);
+// CHECK-SAME: y.d[at] = xv - m - log(s);
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = "onnx.LogSoftmax"(%x) {axis = 1 : si64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
@@ -53,9 +57,9 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // CHECK: gpu.kernel @layer_norm(read, read, read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: const uint ROWS = 32u;
 // CHECK-SAME: const uint LENGTH = 128u;
-// CHECK-SAME: sum += x.d[at];
+// CHECK-SAME: sum += xv;
 // CHECK-SAME: float mean = sum / uintBitsToFloat(0x43000000u);
-// CHECK-SAME: float d = x.d[at] - mean;
+// CHECK-SAME: float d = xv - mean;
 // CHECK-SAME: squares += d * d;
 // CHECK-SAME: float invStdDev = uintBitsToFloat(0x3f800000u) / sqrt(squares / uintBitsToFloat(0x43000000u) + uintBitsToFloat(0x3727c5acu));
 // CHECK-SAME: y.d[at] = (xv - mean) * invStdDev * scale.d[scaleIndex(i)] + bias.d[biasIndex(i)];
