@@ -93,13 +93,14 @@ RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
   // Fewer workgroups than this leave a large GPU mostly idle; chunks of at
   // least 16 elements per invocation keep the second pass small.
   constexpr uint64_t kMinWorkgroups = 256;
-  const int64_t minChunkLength = 16 * int64_t(maxSize);
-  if (!allowChunks || layout.numWorkgroups(space) >= kMinWorkgroups ||
+  uint64_t numWorkgroups = layout.numWorkgroups(space);
+  const int64_t minChunkLength = 16 * int64_t(layout.depth);
+  if (!allowChunks || numWorkgroups >= kMinWorkgroups ||
       space.rowLength < 2 * minChunkLength)
     return layout;
   int64_t chunks =
       std::min<int64_t>(space.rowLength / minChunkLength,
-                        (kMinWorkgroups + space.numRows - 1) / space.numRows);
+                        (kMinWorkgroups + numWorkgroups - 1) / numWorkgroups);
   int64_t length = (space.rowLength + chunks - 1) / chunks;
   layout = chooseLayout(space, length, space.numRows * chunks, maxSize);
   layout.chunks = chunks;
