@@ -14,6 +14,12 @@
 // CHECK-NEXT:       max-iterations=<value> - {{.+}} (default: 10)
 // CHECK:        --cse - Eliminate common sub-expressions
 // CHECK-NEXT:   --dce - Erase operations without side effects whose results are unused
+// The lowering passes, and `lower`, the pipeline of them.
+// CHECK-NEXT:   --gpu-compile-kernels - Compile the GLSL of gpu.kernel ops to SPIR-V (shaderc)
+// CHECK-NEXT:   --gpu-plan-buffers - Place gpu.alloc tensors in one arena by liveness (first fit)
+// CHECK-NEXT:   --lower - Lower onnx to gpu: static shapes, elementwise fusion, kernel generation, buffer planning, shader compilation
+// CHECK-NEXT:   --onnx-fuse-elementwise - {{.+}}
+// CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, as kernels need
 // CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
 // CHECK:        --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
 // CHECK-NEXT:       annotate=<value> - Write the count into an attribute (default: false)
