@@ -24,6 +24,10 @@ using onnx::Tensor;
 /// How many elements of an output are printed.
 static constexpr int64_t kPrintedElements = 8;
 
+void onyx::run::reportError(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "onyx-run") << message << '\n';
+}
+
 LogicalResult onyx::run::emitOutputs(ArrayRef<Tensor> results,
                                      ArrayRef<std::string> files,
                                      Context &ctx) {
@@ -32,8 +36,7 @@ LogicalResult onyx::run::emitOutputs(ArrayRef<Tensor> results,
       std::string error;
       if (failed(onnx::writeNpyFile(StringRef(files[i]).drop_front(), result,
                                     error))) {
-        llvm::WithColor::error(llvm::errs(), "onyx-run")
-            << "output " << i << ": " << error << '\n';
+        reportError("output " + llvm::Twine(i) + ": " + error);
         return failure();
       }
       continue;

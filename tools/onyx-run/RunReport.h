@@ -15,6 +15,9 @@
 
 namespace onyx::run {
 
+/// Prints `onyx-run: error: <message>` for errors that have no location.
+void reportError(const llvm::Twine &message);
+
 /// Writes the outputs that have a file (`@FILE.npy`) and prints the others.
 LogicalResult emitOutputs(ArrayRef<onnx::Tensor> results,
                           ArrayRef<std::string> files, Context &ctx);

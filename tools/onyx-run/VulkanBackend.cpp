@@ -111,14 +111,20 @@ onyx::run::fromHostTensor(const runtime::HostTensor &tensor) {
   return result;
 }
 
+std::vector<runtime::HostTensor>
+onyx::run::toHostTensors(FuncOp func, ArrayRef<onnx::Tensor> inputs) {
+  std::vector<runtime::HostTensor> hostInputs;
+  for (auto [input, type] :
+       llvm::zip(inputs, func.getFunctionType().getInputs()))
+    hostInputs.push_back(toHostTensor(input, cast<RankedTensorType>(type)));
+  return hostInputs;
+}
+
 FailureOr<SmallVector<onnx::Tensor>>
 onyx::run::runExecutable(runtime::Executable &exe,
                          ArrayRef<onnx::Tensor> inputs) {
-  ArrayRef<Type> argTypes = exe.getFunction().getFunctionType().getInputs();
-  std::vector<runtime::HostTensor> hostInputs;
-  for (auto [input, type] : llvm::zip(inputs, argTypes))
-    hostInputs.push_back(toHostTensor(input, cast<RankedTensorType>(type)));
-  FailureOr<std::vector<runtime::HostTensor>> outputs = exe.run(hostInputs);
+  FailureOr<std::vector<runtime::HostTensor>> outputs =
+      exe.run(toHostTensors(exe.getFunction(), inputs));
   if (failed(outputs))
     return failure();
   SmallVector<onnx::Tensor> results;

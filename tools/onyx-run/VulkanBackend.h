@@ -85,6 +85,9 @@ void refineArgumentTypes(FuncOp main, ArrayRef<onnx::Tensor> inputs);
 runtime::HostTensor toHostTensor(const onnx::Tensor &tensor,
                                  RankedTensorType type);
 FailureOr<onnx::Tensor> fromHostTensor(const runtime::HostTensor &tensor);
+/// `inputs` as the arguments of `func`, whose types they fit.
+std::vector<runtime::HostTensor> toHostTensors(FuncOp func,
+                                               ArrayRef<onnx::Tensor> inputs);
 
 /// Runs `executable` on `inputs` and returns its outputs as onnx Tensors.
 FailureOr<SmallVector<onnx::Tensor>>

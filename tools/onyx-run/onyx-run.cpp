@@ -17,69 +17,31 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/onyx-run/FrontEnd.h"
+#include "tools/onyx-run/Options.h"
 #include "tools/onyx-run/RunReport.h"
 #include "tools/onyx-run/VulkanBackend.h"
 
 #include "dialect/gpu/GpuDialect.h"
 #include "dialect/onnx/OnnxDialect.h"
-#include "dialect/onnx/import/Importer.h"
-#include "dialect/onnx/io/ModelLoader.h"
-#include "dialect/onnx/io/NpyFile.h"
-#include "dialect/onnx/io/SignatureCheck.h"
-#include "dialect/onnx/io/TensorLiteral.h"
 #include "dialect/onnx/reference/ReferenceBackend.h"
 
 #include "ir/Context.h"
-#include "ir/Parser.h"
 #include "ir/SourceMgrDiagnostics.h"
-#include "ir/Verifier.h"
-#include "rewrite/PassManager.h"
-#include "rewrite/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
-#include <optional>
-#include <string>
-#include <vector>
 
 using namespace onyx;
 using namespace onyx::onnx;
 using namespace onyx::run;
 namespace cl = llvm::cl;
-
-namespace {
-
-enum class Backend { Reference, Vulkan };
-
-/// What the command line asks for, so that running needs no globals.
-struct Options {
-  std::string modelPath;
-  Backend backend = Backend::Vulkan;
-  std::vector<std::string> inputs;
-  std::vector<std::string> expectedOutputs;
-  std::vector<std::string> outputs;
-  Tolerance tolerance;
-  std::string bindDims;
-  bool printIRAfterAll = false;
-  std::optional<unsigned> device;
-  bool listDevices = false;
-  bool validate = false;
-  bool check = false;
-  unsigned benchmarkRuns = 0;
-  bool profile = false;
-  std::string vulkanLoader;
-};
-
-} // namespace
 
 static constexpr const char *kOverview = R"(onyx model runner
 
@@ -199,105 +161,6 @@ static Options parseCommandLine(int argc, char **argv) {
   return options;
 }
 
-static void reportError(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "onyx-run") << message << '\n';
-}
-
-/// Reads a tensor given as @FILE.npy, @FILE.pb or a literal. `what` names
-/// it in errors ("input 0"). Problems with .pb files are reported by their
-/// reader through `ctx`.
-static FailureOr<Tensor> readTensorArgument(StringRef text, StringRef what,
-                                            Context &ctx) {
-  std::string error;
-  FailureOr<Tensor> tensor = failure();
-  if (text.consume_front("@")) {
-    StringRef extension = llvm::sys::path::extension(text);
-    if (extension == ".npy")
-      tensor = readNpyFile(text, error);
-    else if (extension == ".pb")
-      return readTensorProtoFile(text, &ctx);
-    else
-      error = fmt::format("'{}' is neither a .npy nor a .pb file", text);
-  } else {
-    tensor = parseTensorLiteral(text, error);
-  }
-  if (failed(tensor))
-    reportError(what + ": " + error);
-  return tensor;
-}
-
-static FailureOr<SmallVector<Tensor>>
-readTensorArguments(ArrayRef<std::string> texts, StringRef what, Context &ctx) {
-  SmallVector<Tensor> tensors;
-  for (auto [i, text] : llvm::enumerate(texts)) {
-    FailureOr<Tensor> tensor =
-        readTensorArgument(text, (what + " " + llvm::Twine(i)).str(), ctx);
-    if (failed(tensor))
-      return failure();
-    tensors.push_back(std::move(*tensor));
-  }
-  return tensors;
-}
-
-/// Canonicalizes and CSEs an onnx-dialect module read from text, as the
-/// import does for ONNX models, so that both reach lowering alike.
-static LogicalResult canonicalize(ModuleOp module, llvm::raw_ostream *irDump) {
-  PassManager pm(module->getContext());
-  if (irDump) {
-    PassManager::IRPrinting printing;
-    printing.afterAll = true;
-    printing.os = irDump;
-    pm.enableIRPrinting(std::move(printing));
-  }
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  return pm.run(module);
-}
-
-/// Imports and canonicalizes an ONNX model, or parses and verifies a module
-/// (and canonicalizes it if it is in the onnx dialect and `lowered`, that
-/// is, bound for the Vulkan backend).
-static OwningOpRef<ModuleOp> loadModule(const Options &options,
-                                        ArrayRef<Tensor> inputs, Context &ctx,
-                                        llvm::SourceMgr &sourceMgr) {
-  llvm::raw_ostream *irDump = options.printIRAfterAll ? &llvm::errs() : nullptr;
-  StringRef extension = llvm::sys::path::extension(options.modelPath);
-  if (extension == ".onnx") {
-    ModelLoadOptions loadOptions;
-    std::string error;
-    if (failed(parseDimBindings(options.bindDims, loadOptions.dimBindings,
-                                error))) {
-      reportError("--bind-dims: " + error);
-      return nullptr;
-    }
-    loadOptions.irDump = irDump;
-    return loadOnnxModel(options.modelPath, &ctx, inputs, loadOptions);
-  }
-  if (extension != ".mlir") {
-    reportError("'" + options.modelPath +
-                "' is neither an ONNX model (.onnx) nor a module (.mlir)");
-    return nullptr;
-  }
-  if (!options.bindDims.empty()) {
-    reportError("--bind-dims applies to ONNX models only");
-    return nullptr;
-  }
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.modelPath);
-  if (!buffer) {
-    reportError("cannot read '" + options.modelPath +
-                "': " + buffer.getError().message());
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile(sourceMgr, &ctx);
-  if (!module || failed(verify(*module)))
-    return nullptr;
-  if (options.backend == Backend::Vulkan && !isGpuModule(*module) &&
-      failed(canonicalize(*module, irDump)))
-    return nullptr;
-  return module;
-}
-
 /// Prints every Vulkan device with its number and whether onyx can use it.
 static LogicalResult listDevices(const Options &options) {
   Context ctx;
@@ -332,16 +195,6 @@ static LogicalResult listDevices(const Options &options) {
   return success();
 }
 
-/// Converts the inputs once, so that --benchmark times only the runs.
-static std::vector<runtime::HostTensor> toHostTensors(FuncOp func,
-                                                      ArrayRef<Tensor> inputs) {
-  std::vector<runtime::HostTensor> hostInputs;
-  for (auto [input, type] :
-       llvm::zip(inputs, func.getFunctionType().getInputs()))
-    hostInputs.push_back(toHostTensor(input, cast<RankedTensorType>(type)));
-  return hostInputs;
-}
-
 /// Runs `exe` once to warm up, then `runs` times, timing each run.
 static FailureOr<BenchmarkTimes>
 benchmark(runtime::Executable &exe, ArrayRef<runtime::HostTensor> hostInputs,
@@ -365,60 +218,6 @@ benchmark(runtime::Executable &exe, ArrayRef<runtime::HostTensor> hostInputs,
     times.gpuMs.push_back(microseconds / 1000);
   }
   return times;
-}
-
-/// What the front half hands to a backend: the module, @main and the
-/// tensors of the command line, checked against @main's signature.
-struct Prepared {
-  OwningOpRef<ModuleOp> module;
-  FuncOp main;
-  SmallVector<Tensor> inputs;
-  SmallVector<Tensor> expected;
-};
-
-static FailureOr<Prepared> prepare(const Options &options, Context &ctx,
-                                   llvm::SourceMgr &sourceMgr) {
-  Prepared prepared;
-  FailureOr<SmallVector<Tensor>> inputs =
-      readTensorArguments(options.inputs, "input", ctx);
-  if (failed(inputs))
-    return failure();
-  FailureOr<SmallVector<Tensor>> expected =
-      readTensorArguments(options.expectedOutputs, "expected output", ctx);
-  if (failed(expected))
-    return failure();
-  prepared.inputs = std::move(*inputs);
-  prepared.expected = std::move(*expected);
-
-  prepared.module = loadModule(options, prepared.inputs, ctx, sourceMgr);
-  if (!prepared.module)
-    return failure();
-  prepared.main =
-      dyn_cast_or_null<FuncOp>(prepared.module.get().lookupSymbol("main"));
-  if (!prepared.main) {
-    reportError("'" + options.modelPath + "' has no func.func @main");
-    return failure();
-  }
-  FunctionType type = prepared.main.getFunctionType();
-  std::string error;
-  if (failed(checkInputs(type.getInputs(), prepared.inputs, error))) {
-    reportError(error);
-    return failure();
-  }
-  size_t numResults = type.getResults().size();
-  if (!prepared.expected.empty() && prepared.expected.size() != numResults) {
-    reportError("got " + llvm::Twine(prepared.expected.size()) +
-                " expected outputs for the " + llvm::Twine(numResults) +
-                " outputs of @main");
-    return failure();
-  }
-  if (options.outputs.size() > numResults) {
-    reportError("got " + llvm::Twine(options.outputs.size()) +
-                " --output files for the " + llvm::Twine(numResults) +
-                " outputs of @main");
-    return failure();
-  }
-  return prepared;
 }
 
 /// Prints or writes the outputs and compares them with the expected ones;
@@ -485,32 +284,20 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
       runtime::Executable::load(backend.getDevice(), module, loadOptions);
   if (failed(exe))
     return failure();
-  std::vector<runtime::HostTensor> hostInputs =
-      toHostTensors((*exe)->getFunction(), prepared->inputs);
-  FailureOr<std::vector<runtime::HostTensor>> hostResults =
-      (*exe)->run(hostInputs);
-  if (failed(hostResults))
+  FailureOr<SmallVector<Tensor>> results =
+      runExecutable(**exe, prepared->inputs);
+  if (failed(results))
     return failure();
-  SmallVector<Tensor> results;
-  for (auto [i, hostResult] : llvm::enumerate(*hostResults)) {
-    FailureOr<Tensor> result = fromHostTensor(hostResult);
-    if (failed(result)) {
-      std::string type;
-      llvm::raw_string_ostream(type) << Type(hostResult.type);
-      reportError("output " + llvm::Twine(i) + " has type " + type +
-                  ", which onyx-run cannot print or compare");
-      return failure();
-    }
-    results.push_back(std::move(*result));
-  }
 
-  bool passed = succeeded(report(options, results, prepared->expected, ctx));
+  bool passed = succeeded(report(options, *results, prepared->expected, ctx));
   if (options.check)
     passed &= succeeded(
-        checkOutputs(results, reference, options.tolerance, " vs ref"));
+        checkOutputs(*results, reference, options.tolerance, " vs ref"));
   if (options.benchmarkRuns) {
+    // Converted once, so that only the runs are timed.
     FailureOr<BenchmarkTimes> times =
-        benchmark(**exe, hostInputs, options.benchmarkRuns);
+        benchmark(**exe, toHostTensors((*exe)->getFunction(), prepared->inputs),
+                  options.benchmarkRuns);
     if (failed(times))
       return failure();
     printBenchmark(*times);

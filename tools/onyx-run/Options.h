@@ -1,0 +1,37 @@
+//===- Options.h - What onyx-run's command line asks for --------*- C++ -*-===//
+//
+// The parsed command line, handed to the front half and the backends so
+// that running needs no globals.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialect/onnx/io/TensorComparison.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace onyx::run {
+
+enum class Backend { Reference, Vulkan };
+
+struct Options {
+  std::string modelPath;
+  Backend backend = Backend::Vulkan;
+  std::vector<std::string> inputs;
+  std::vector<std::string> expectedOutputs;
+  std::vector<std::string> outputs;
+  onnx::Tolerance tolerance;
+  std::string bindDims;
+  bool printIRAfterAll = false;
+  std::optional<unsigned> device;
+  bool listDevices = false;
+  bool validate = false;
+  bool check = false;
+  unsigned benchmarkRuns = 0;
+  bool profile = false;
+  std::string vulkanLoader;
+};
+
+} // namespace onyx::run
