@@ -63,12 +63,17 @@ static RowLayout chooseLayout(const RowSpace &space, int64_t rowLength,
                               int64_t numRows, uint32_t maxSize) {
   RowLayout layout;
   layout.interleaved = space.interleave > 1;
+  // Each invocation folds a few elements in registers before the tree: a
+  // deeper tree costs a barrier per level.
+  constexpr int64_t kElementsPerInvocation = 4;
+  uint32_t depth = powerOf2Ceil((rowLength + kElementsPerInvocation - 1) /
+                                kElementsPerInvocation);
   if (layout.interleaved) {
     // 32 adjacent rows make a step of the workgroup read whole cache lines.
     layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
-    layout.depth = std::min(powerOf2Ceil(rowLength), maxSize / layout.lanes);
+    layout.depth = std::min(depth, maxSize / layout.lanes);
   } else {
-    layout.depth = std::min(powerOf2Ceil(rowLength), maxSize);
+    layout.depth = std::min(depth, maxSize);
   }
   // Short rows leave room for more rows per workgroup.
   layout.lanes = std::max(
@@ -90,9 +95,10 @@ RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
 
   RowLayout layout =
       chooseLayout(space, space.rowLength, space.numRows, maxSize);
-  // Fewer workgroups than this leave a large GPU mostly idle; chunks of at
-  // least 16 elements per invocation keep the second pass small.
-  constexpr uint64_t kMinWorkgroups = 256;
+  // Fewer workgroups than this leave a large GPU mostly idle (a Hopper GPU
+  // holds 8 of 256 invocations on each of its 132 multiprocessors); chunks
+  // of at least 16 elements per invocation keep the second pass small.
+  constexpr uint64_t kMinWorkgroups = 1024;
   uint64_t numWorkgroups = layout.numWorkgroups(space);
   const int64_t minChunkLength = 16 * int64_t(layout.depth);
   if (!allowChunks || numWorkgroups >= kMinWorkgroups ||

@@ -21,7 +21,7 @@
 // CHECK: gpu.kernel @softmax(read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: const uint ROWS = 128u;
 // CHECK-SAME: const uint LENGTH = 16u;
-// CHECK-SAME: float xs[1];
+// CHECK-SAME: float xs[4];
 // CHECK-SAME: xs[k] = x.d[at];
 // CHECK-SAME: float xv = xs[k];
 // CHECK-SAME: m = maxOf(m, xv);
@@ -29,7 +29,7 @@
 // CHECK-SAME: s += exp(xv - m);
 // CHECK-SAME: combineSum(gl_LocalInvocationID.x, gl_LocalInvocationID.x + stride * SLOT_STRIDE);
 // CHECK-SAME: y.d[at] = exp(xv - m) / s;
-// CHECK: gpu.dispatch @softmax[8, 1, 1]
+// CHECK: gpu.dispatch @softmax[2, 1, 1]
 func.func @main(%x: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
   %0 = "onnx.Softmax"(%x) : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
   return %0 : tensor<2x4x16x16xf32>
@@ -63,7 +63,7 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // CHECK-SAME: squares += d * d;
 // CHECK-SAME: float invStdDev = uintBitsToFloat(0x3f800000u) / sqrt(squares / uintBitsToFloat(0x43000000u) + uintBitsToFloat(0x3727c5acu));
 // CHECK-SAME: y.d[at] = (xv - mean) * invStdDev * scale.d[scaleIndex(i)] + bias.d[biasIndex(i)];
-// CHECK: gpu.dispatch @layer_norm[16, 1, 1]
+// CHECK: gpu.dispatch @layer_norm[4, 1, 1]
 func.func @main(%x: tensor<2x16x128xf32>, %s: tensor<128xf32>, %b: tensor<128xf32>) -> tensor<2x16x128xf32> {
   %0 = "onnx.LayerNormalization"(%x, %s, %b) : (tensor<2x16x128xf32>, tensor<128xf32>, tensor<128xf32>) -> tensor<2x16x128xf32>
   return %0 : tensor<2x16x128xf32>
