@@ -111,20 +111,187 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
   return t;
 }
 
+namespace {
+
+/// How a workgroup copies one operand's tile into shared memory: each
+/// thread loads `perThread` pieces of `width` elements along the operand's
+/// contiguous dimension into registers (the next tile's, while the current
+/// one is multiplied), then stores them.
+struct TileCopy {
+  /// "a" or "b": the prefix of the GLSL variables.
+  std::string name;
+  bool isA;
+  unsigned rows, cols; // the tile: m x k for A, k x n for B
+  unsigned stride;     // of the shared array, along k
+  bool rowMajor;
+  unsigned width;
+  unsigned threads;
+  std::string check; // the bounds check of a load, empty if none
+  /// Whether the shared array holds vec4s (written one float at a time).
+  bool sharedVectors = false;
+
+  unsigned getUnits() const { return rows * cols / width; }
+  unsigned getNumLoads() const { return (getUnits() + threads - 1) / threads; }
+  bool isPartial(unsigned i) const { return (i + 1) * threads > getUnits(); }
+  std::string var(StringRef what, unsigned i) const {
+    return name + what.str() + std::to_string(i);
+  }
+
+  /// Declares each load's tile coordinates and register.
+  std::string declare(StringRef ct) const {
+    std::string s;
+    unsigned contiguous = rowMajor ? cols : rows;
+    unsigned perRow = contiguous / width;
+    for (unsigned i = 0; i < getNumLoads(); ++i) {
+      std::string e = "(tid + " + u(i * threads) + ")";
+      std::string r = var("r", i), c = var("c", i);
+      // (r, c): the tile coordinates of the first element of the load.
+      if (rowMajor)
+        s += "  uint " + r + " = " + e + " / " + u(perRow) + ", " + c + " = (" +
+             e + " % " + u(perRow) + ") * " + u(width) + ";\n";
+      else
+        s += "  uint " + c + " = " + e + " / " + u(perRow) + ", " + r + " = (" +
+             e + " % " + u(perRow) + ") * " + u(width) + ";\n";
+      s += "  " + (width == 1 ? ct.str() : std::string("vec4")) + " " +
+           var("v", i) + ";\n";
+    }
+    return s;
+  }
+
+  /// Loads the tile starting at k = `k0` into the registers.
+  std::string load(StringRef k0, StringRef ct) const {
+    std::string s;
+    std::string fn =
+        (isA ? "loadA" : "loadB") + std::string(width == 4 ? "4" : "");
+    for (unsigned i = 0; i < getNumLoads(); ++i) {
+      std::string r = var("r", i), c = var("c", i), v = var("v", i);
+      // A scope per load for its gr, gk, gc.
+      std::string indent = "      ";
+      if (isPartial(i))
+        s +=
+            "    if (tid + " + u(i * threads) + " < " + u(getUnits()) + ") {\n";
+      else
+        s += "    {\n";
+      std::string gr, gc;
+      if (isA) {
+        gr = "row0 + " + r;
+        gc = k0.str() + " + " + c;
+        s += indent + "uint gr = " + gr + ", gk = " + gc + ";\n";
+      } else {
+        gr = k0.str() + " + " + r;
+        gc = "col0 + " + c;
+        s += indent + "uint gk = " + gr + ", gc = " + gc + ";\n";
+      }
+      std::string call = fn + (isA ? "(gr, gk)" : "(gk, gc)");
+      std::string zero = width == 1 ? ct.str() + "(0)" : "vec4(0)";
+      if (check.empty())
+        s += indent + v + " = " + call + ";\n";
+      else
+        s += indent + v + " = (" + check + ") ? " + call + " : " + zero + ";\n";
+      s += "    }\n";
+    }
+    return s;
+  }
+
+  /// Stores the registers into shared array `array` (k-major: A(r, k) at
+  /// [k * stride + r], B(k, c) at [k * stride + c]).
+  std::string store(StringRef array) const {
+    std::string s;
+    auto element = [&](const std::string &index) {
+      if (!sharedVectors)
+        return array.str() + "[" + index + "]";
+      return array.str() + "[(" + index + ") / 4u][(" + index + ") % 4u]";
+    };
+    for (unsigned i = 0; i < getNumLoads(); ++i) {
+      std::string r = var("r", i), c = var("c", i), v = var("v", i);
+      std::string k = isA ? c : r, mn = isA ? r : c;
+      std::string indent = "    ";
+      if (isPartial(i)) {
+        s += indent + "if (tid + " + u(i * threads) + " < " + u(getUnits()) +
+             ") {\n";
+        indent += "  ";
+      }
+      if (width == 1) {
+        s += indent + element(k + " * " + u(stride) + " + " + mn) + " = " + v +
+             ";\n";
+      } else {
+        // The vector runs along the contiguous dimension: along k for a
+        // row-major A or a column-major B, else along m or n.
+        bool alongK = isA == rowMajor;
+        for (unsigned l = 0; l < 4; ++l) {
+          std::string kl = k, mnl = mn;
+          (alongK ? kl : mnl) += " + " + u(l);
+          s += indent + element("(" + kl + ") * " + u(stride) + " + " + mnl) +
+               " = " + v + "[" + std::to_string(l) + "];\n";
+        }
+      }
+      if (isPartial(i))
+        s += "    }\n";
+    }
+    return s;
+  }
+};
+
+} // namespace
+
 std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
   std::string ct = glsl::computeType(p.elementType);
   unsigned threads = t.getNumThreads();
   unsigned tx = t.bn / t.tn, ty = t.bm / t.tm;
   unsigned strideA = getStrideA(p, t), strideB = getStrideB(p, t);
-  bool vectorA = useVectorA(p, t), vectorB = useVectorB(p, t);
   // Bounds checks only where a dimension does not divide into tiles.
   bool checkM = p.m % t.bm != 0, checkN = p.n % t.bn != 0,
        checkK = p.k % t.bk != 0;
+  // Float tiles with 4 x 4 outputs or more per thread read shared memory as
+  // vec4s: a thread owns groups of 4 adjacent rows (columns), the groups
+  // 4 * ty (4 * tx) apart. Otherwise a thread owns rows ty + i * ty and
+  // columns tx + j * tx. Either way, neighbouring threads read neighbouring
+  // shared words and write neighbouring outputs.
+  bool sharedVectors = ct == "float" && t.tm % 4 == 0 && t.tn % 4 == 0;
+  auto rowOf = [&](unsigned i) {
+    return sharedVectors ? "ty * 4u + " + u(i / 4 * 4 * ty + i % 4)
+                         : "ty + " + u(i * ty);
+  };
+  auto colOf = [&](unsigned j) {
+    return sharedVectors ? "tx * 4u + " + u(j / 4 * 4 * tx + j % 4)
+                         : "tx + " + u(j * tx);
+  };
+
+  auto makeCopy = [&](bool isA) {
+    TileCopy copy;
+    copy.name = isA ? "a" : "b";
+    copy.isA = isA;
+    copy.rows = isA ? t.bm : t.bk;
+    copy.cols = isA ? t.bk : t.bn;
+    copy.stride = isA ? strideA : strideB;
+    copy.rowMajor = isA ? p.aRowMajor : p.bRowMajor;
+    copy.width = (isA ? useVectorA(p, t) : useVectorB(p, t)) ? 4 : 1;
+    copy.threads = threads;
+    copy.sharedVectors = sharedVectors;
+    return copy;
+  };
+  TileCopy copyA = makeCopy(true), copyB = makeCopy(false);
+  auto addCheck = [](std::string &check, const std::string &cond) {
+    check += (check.empty() ? "" : " && ") + cond;
+  };
+  if (checkM)
+    addCheck(copyA.check, "gr < " + u(p.m));
+  if (checkK) {
+    addCheck(copyA.check, "gk < " + u(p.k));
+    addCheck(copyB.check, "gk < " + u(p.k));
+  }
+  if (checkN)
+    addCheck(copyB.check, "gc < " + u(p.n));
 
   std::string s = glsl::header({threads, 1, 1});
   s += p.declarations;
-  s += "shared " + ct + " As[" + std::to_string(t.bk * strideA) + "];\n";
-  s += "shared " + ct + " Bs[" + std::to_string(t.bk * strideB) + "];\n";
+  if (sharedVectors) {
+    s += "shared vec4 As[" + std::to_string(t.bk * strideA / 4) + "];\n";
+    s += "shared vec4 Bs[" + std::to_string(t.bk * strideB / 4) + "];\n";
+  } else {
+    s += "shared " + ct + " As[" + std::to_string(t.bk * strideA) + "];\n";
+    s += "shared " + ct + " Bs[" + std::to_string(t.bk * strideB) + "];\n";
+  }
   s += p.functions;
   s += "void main() {\n";
   s += "  uint z = gl_WorkGroupID.z;\n";
@@ -142,115 +309,53 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
            std::to_string(j) + " = " + ct + "(0)";
     s += ";\n";
   }
+  s += copyA.declare(ct) + copyB.declare(ct);
+  s += copyA.load("0u", ct) + copyB.load("0u", ct);
   s += "  for (uint k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(t.bk) + ") {\n";
-
-  // Copies a rows x cols tile (rows along k for B, along m for A) into
-  // shared memory, `width` elements per load along the contiguous
-  // dimension.
-  auto copyTile = [&](StringRef tile, StringRef fn, unsigned tileRows,
-                      unsigned tileCols, unsigned sharedStride, bool rowMajor,
-                      unsigned width, bool isA) {
-    // A(r, k) is element [k * stride + r] of As; B(k, c) is [k * stride + c].
-    unsigned contiguous = rowMajor ? tileCols : tileRows;
-    unsigned units = tileRows * tileCols / width;
-    unsigned perRow = contiguous / width;
-    std::string check;
-    auto addCheck = [&](const std::string &cond) {
-      check += (check.empty() ? "" : " && ") + cond;
-    };
-    if (isA) {
-      if (checkM)
-        addCheck("gr < " + u(p.m));
-      if (checkK)
-        addCheck("gk < " + u(p.k));
-    } else {
-      if (checkK)
-        addCheck("gk < " + u(p.k));
-      if (checkN)
-        addCheck("gc < " + u(p.n));
-    }
-    for (unsigned i = 0; i * threads < units; ++i) {
-      std::string e = "tid + " + u(i * threads);
-      bool partial = (i + 1) * threads > units;
-      s += "    {\n      uint e = " + e + ";\n";
-      if (partial)
-        s += "      if (e < " + u(units) + ") {\n";
-      // (r, c): the tile coordinates of the first element of the load.
-      if (rowMajor)
-        s += "      uint r = e / " + u(perRow) + ", c = (e % " + u(perRow) +
-             ") * " + u(width) + ";\n";
-      else
-        s += "      uint c = e / " + u(perRow) + ", r = (e % " + u(perRow) +
-             ") * " + u(width) + ";\n";
-      std::string rk = isA ? "c" : "r"; // the tile's k coordinate
-      std::string rmn = isA ? "r" : "c";
-      if (isA)
-        s += "      uint gr = row0 + r, gk = k0 + c;\n";
-      else
-        s += "      uint gk = k0 + r, gc = col0 + c;\n";
-      std::string call =
-          isA ? std::string(fn) + "(gr, gk)" : std::string(fn) + "(gk, gc)";
-      if (width == 1) {
-        std::string dst = std::string(tile) + "[" + rk + " * " +
-                          u(sharedStride) + " + " + rmn + "]";
-        if (check.empty())
-          s += "      " + dst + " = " + call + ";\n";
-        else
-          s += "      " + dst + " = (" + check + ") ? " + call + " : " + ct +
-               "(0);\n";
-      } else {
-        if (check.empty())
-          s += "      vec4 v = " + call + ";\n";
-        else
-          s += "      vec4 v = (" + check + ") ? " + call + " : vec4(0);\n";
-        // The vector runs along the contiguous dimension: along k for a
-        // row-major A or a column-major B, else along m or n.
-        bool alongK = isA == rowMajor;
-        for (unsigned l = 0; l < 4; ++l) {
-          std::string kIdx = rk, mnIdx = rmn;
-          (alongK ? kIdx : mnIdx) += " + " + u(l);
-          s += "      " + std::string(tile) + "[(" + kIdx + ") * " +
-               u(sharedStride) + " + " + mnIdx + "] = v[" + std::to_string(l) +
-               "];\n";
-        }
-      }
-      if (partial)
-        s += "      }\n";
-      s += "    }\n";
-    }
-  };
-  copyTile("As", vectorA ? "loadA4" : "loadA", t.bm, t.bk, strideA, p.aRowMajor,
-           vectorA ? 4 : 1, /*isA=*/true);
-  copyTile("Bs", vectorB ? "loadB4" : "loadB", t.bk, t.bn, strideB, p.bRowMajor,
-           vectorB ? 4 : 1, /*isA=*/false);
+  s += copyA.store("As") + copyB.store("Bs");
   s += "    barrier();\n";
-  // Threads own rows ty + i * ty and columns tx + j * tx, so neighbouring
-  // threads read neighbouring shared words and write neighbouring outputs.
+  s += "    if (k0 + " + u(t.bk) + " < " + u(p.k) + ") {\n" +
+       copyA.load("k0 + " + u(t.bk), ct) + copyB.load("k0 + " + u(t.bk), ct) +
+       "    }\n";
   s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
-  for (unsigned i = 0; i < t.tm; ++i)
-    s += "      " + ct + " a" + std::to_string(i) + " = As[kk * " + u(strideA) +
-         " + ty + " + u(i * ty) + "];\n";
-  for (unsigned j = 0; j < t.tn; ++j)
-    s += "      " + ct + " b" + std::to_string(j) + " = Bs[kk * " + u(strideB) +
-         " + tx + " + u(j * tx) + "];\n";
+  if (sharedVectors) {
+    for (unsigned i = 0; i < t.tm; i += 4)
+      s += "      vec4 a" + std::to_string(i / 4) + " = As[kk * " +
+           u(strideA / 4) + " + ty + " + u(i / 4 * ty) + "];\n";
+    for (unsigned j = 0; j < t.tn; j += 4)
+      s += "      vec4 b" + std::to_string(j / 4) + " = Bs[kk * " +
+           u(strideB / 4) + " + tx + " + u(j / 4 * tx) + "];\n";
+  } else {
+    for (unsigned i = 0; i < t.tm; ++i)
+      s += "      " + ct + " a" + std::to_string(i) + " = As[kk * " +
+           u(strideA) + " + ty + " + u(i * ty) + "];\n";
+    for (unsigned j = 0; j < t.tn; ++j)
+      s += "      " + ct + " b" + std::to_string(j) + " = Bs[kk * " +
+           u(strideB) + " + tx + " + u(j * tx) + "];\n";
+  }
+  auto operand = [&](StringRef name, unsigned i) {
+    if (!sharedVectors)
+      return name.str() + std::to_string(i);
+    return name.str() + std::to_string(i / 4) + "[" + std::to_string(i % 4) +
+           "]";
+  };
   for (unsigned i = 0; i < t.tm; ++i) {
     s += "     ";
     for (unsigned j = 0; j < t.tn; ++j)
-      s += " c" + std::to_string(i) + "_" + std::to_string(j) + " += a" +
-           std::to_string(i) + " * b" + std::to_string(j) + ";";
+      s += " c" + std::to_string(i) + "_" + std::to_string(j) +
+           " += " + operand("a", i) + " * " + operand("b", j) + ";";
     s += "\n";
   }
   s += "    }\n    barrier();\n  }\n";
 
   for (unsigned i = 0; i < t.tm; ++i) {
-    std::string row = "row0 + ty + " + u(i * ty);
-    s += "  {\n    uint r = " + row + ";\n";
+    s += "  {\n    uint r = row0 + " + rowOf(i) + ";\n";
     if (checkM)
       s += "    if (r < " + u(p.m) + ") {\n";
     for (unsigned j = 0; j < t.tn; ++j) {
       std::string c =
           (llvm::Twine("c") + llvm::Twine(i) + "_" + llvm::Twine(j)).str();
-      std::string col = "col0 + tx + " + u(j * tx);
+      std::string col = "col0 + " + colOf(j);
       if (checkN)
         s += "    if (" + col + " < " + u(p.n) + ") ";
       else

@@ -31,22 +31,29 @@
 //--- kernels.mlir
 
 // A large product: 128 x 128 tiles, 8 x 8 outputs per thread, 16 steps of
-// k per tile; both operands are read as vec4. The shared A tile is stored
-// k-major with rows padded to 132 floats. Sizes that are multiples of the
-// tile need no bounds checks.
+// k per tile; both operands are read as vec4, the next tile into registers
+// while the current one is multiplied. The shared A tile is stored k-major
+// with rows padded to 132 floats; a thread reads two vec4s of A and two of
+// B per step (its outputs are 2 x 2 blocks of 4 x 4). Sizes that are
+// multiples of the tile need no bounds checks.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: layout(set = 0, binding = 0, std430) readonly buffer B0 { vec4 d[]; } a;
-// CHECK-SAME: shared float As[2112];
-// CHECK-SAME: shared float Bs[2048];
+// CHECK-SAME: shared vec4 As[528];
+// CHECK-SAME: shared vec4 Bs[512];
 // CHECK-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 1024u + k) / 4u]; }
 // CHECK-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + k * 1024u + col) / 4u]; }
 // CHECK-SAME: uint row0 = gl_WorkGroupID.y * 128u, col0 = gl_WorkGroupID.x * 128u;
+// CHECK-SAME: av0 = loadA4(gr, gk);
 // CHECK-SAME: for (uint k0 = 0u; k0 < 1024u; k0 += 16u)
-// CHECK-SAME: vec4 v = loadA4(gr, gk);
+// CHECK-SAME: As[((ac0 + 3u) * 132u + ar0) / 4u][((ac0 + 3u) * 132u + ar0) % 4u] = av0[3];
 // CHECK-SAME: barrier();
-// CHECK-SAME: c7_7 += a7 * b7;
-// CHECK-SAME: \0A    storeC(r, col0 + tx + 112u, c7_7);
+// CHECK-SAME: if (k0 + 16u < 1024u)
+// CHECK-SAME: av0 = loadA4(gr, gk);
+// CHECK-SAME: vec4 a1 = As[kk * 33u + ty + 16u];
+// CHECK-SAME: c7_7 += a1[3] * b1[3];
+// CHECK-SAME: uint r = row0 + ty * 4u + 67u;
+// CHECK-SAME: \0A    storeC(r, col0 + tx * 4u + 67u, c7_7);
 // CHECK: gpu.dispatch @matmul[8, 8, 1]
 func.func @main(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
@@ -60,10 +67,10 @@ func.func @main(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: float loadA(uint row, uint k) { return a.d[aBase + row * 70u + k]; }
-// CHECK-SAME: As[c * 132u + r] = (gr < 100u && gk < 70u) ? loadA(gr, gk) : float(0);
-// CHECK-SAME: Bs[r * 64u + c] = (gk < 70u && gc < 33u) ? loadB(gk, gc) : float(0);
+// CHECK-SAME: av0 = (gr < 100u && gk < 70u) ? loadA(gr, gk) : float(0);
+// CHECK-SAME: bv0 = (gk < 70u && gc < 33u) ? loadB(gk, gc) : float(0);
 // CHECK-SAME: if (r < 100u) {
-// CHECK-SAME: if (col0 + tx + 48u < 33u) storeC(r, col0 + tx + 48u, c0_3);
+// CHECK-SAME: if (col0 + tx * 4u + 3u < 33u) storeC(r, col0 + tx * 4u + 3u, c0_3);
 // CHECK: gpu.dispatch @matmul[1, 1, 1]
 func.func @main(%a: tensor<100x70xf32>, %b: tensor<70x33xf32>) -> tensor<100x33xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<100x70xf32>, tensor<70x33xf32>) -> tensor<100x33xf32>
