@@ -174,7 +174,8 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx) {
   Value y = ctx.allocate(yType);
   views.push_back(y);
   accesses.push_back(Access::Write);
-  dispatchGemm(ctx, "conv", p, accesses, views);
+  if (failed(dispatchGemm(ctx, "conv", p, accesses, views)))
+    return failure();
   ctx.setResult(op->getResult(0), y);
   return success();
 }

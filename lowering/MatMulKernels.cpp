@@ -167,8 +167,10 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx) {
   if (!a || !b)
     return failure();
   Value y = ctx.allocate(yType);
-  dispatchGemm(ctx, "matmul", p, {Access::Read, Access::Read, Access::Write},
-               {a, b, y});
+  if (failed(dispatchGemm(ctx, "matmul", p,
+                          {Access::Read, Access::Read, Access::Write},
+                          {a, b, y})))
+    return failure();
   ctx.setResult(op->getResult(0), y);
   return success();
 }
@@ -254,7 +256,8 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx) {
   Value y = ctx.allocate(yType);
   views.push_back(y);
   accesses.push_back(Access::Write);
-  dispatchGemm(ctx, "gemm", p, accesses, views);
+  if (failed(dispatchGemm(ctx, "gemm", p, accesses, views)))
+    return failure();
   ctx.setResult(op->getResult(0), y);
   return success();
 }

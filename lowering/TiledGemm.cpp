@@ -310,7 +310,9 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
     s += ";\n";
   }
   s += copyA.declare(ct) + copyB.declare(ct);
-  s += copyA.load("0u", ct) + copyB.load("0u", ct);
+  // (An empty k, where the result is all zeros, reads nothing.)
+  if (p.k > 0)
+    s += copyA.load("0u", ct) + copyB.load("0u", ct);
   s += "  for (uint k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(t.bk) + ") {\n";
   s += copyA.store("As") + copyB.store("Bs");
   s += "    barrier();\n";
@@ -370,11 +372,14 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
   return s;
 }
 
-void dispatchGemm(LoweringContext &ctx, StringRef name,
-                  const GemmProblem &problem, ArrayRef<gpu::Access> accesses,
-                  ValueRange views) {
+LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
+                           const GemmProblem &problem,
+                           ArrayRef<gpu::Access> accesses, ValueRange views) {
   if (problem.m == 0 || problem.n == 0 || problem.batch == 0)
-    return;
+    return success();
+  if (problem.k == 0)
+    return ctx.emitError() << "has an empty inner dimension, which the GEMM "
+                              "kernel does not handle";
   GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
   KernelSpec spec;
   spec.name = name.str();
@@ -386,6 +391,7 @@ void dispatchGemm(LoweringContext &ctx, StringRef name,
                {glsl::ceilDiv(problem.n, tile.bn),
                 glsl::ceilDiv(problem.m, tile.bm), uint64_t(problem.batch)},
                views);
+  return success();
 }
 
 bool canLoadVectors(LoweringContext &ctx, Type elementType) {

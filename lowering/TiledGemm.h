@@ -76,10 +76,12 @@ std::string generateGemmKernel(const GemmProblem &problem,
                                const GemmTile &tile);
 
 /// Chooses the tile, generates the kernel and dispatches it over the whole
-/// batch with `views` bound (in the order of `accesses`).
-void dispatchGemm(LoweringContext &ctx, StringRef name,
-                  const GemmProblem &problem, ArrayRef<gpu::Access> accesses,
-                  ValueRange views);
+/// batch with `views` bound (in the order of `accesses`). Fails with an
+/// error for an empty inner dimension (k = 0), whose operands are empty
+/// views that cannot be bound.
+LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
+                           const GemmProblem &problem,
+                           ArrayRef<gpu::Access> accesses, ValueRange views);
 
 /// Whether operands of `elementType` may be read as vec4 on the target:
 /// f32 in views whose offsets keep vec4s aligned.

@@ -184,6 +184,14 @@ func.func @main(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi32> {
   return %0 : tensor<2x4xi32>
 }
 
+// -----
+
+func.func @main(%a: tensor<3x0xf32>, %b: tensor<0x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{has an empty inner dimension, which the GEMM kernel does not handle}}
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<3x0xf32>, tensor<0x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
 //--- run.mlir
 
 // Operands of sines and cosines (so that every element differs), added to
