@@ -11,7 +11,9 @@
 // threads reading neighbouring addresses, four at a time where the operand
 // allows), then each thread accumulates a tm x tn block of outputs in
 // registers from them (register blocking): a thread reads tm + tn values
-// from shared memory for tm * tn multiply-adds.
+// from shared memory (as vec4s for float tiles) for tm * tn multiply-adds.
+// The next step's tiles are loaded into registers while the current ones
+// are multiplied, so global loads overlap the arithmetic.
 //
 // The op's generator describes its operands as GLSL functions the kernel
 // calls for in-bounds elements (loadA, loadB, storeC, see GemmProblem), so
