@@ -463,6 +463,10 @@ LogicalResult Executable::readProfile() {
     profile.push_back(
         {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0});
   }
+  profileSpan = 0;
+  if (!dispatches.empty())
+    profileSpan = ((ticks.back() - ticks.front()) & mask) *
+                  device.getInfo().timestampPeriodNs / 1000.0;
   return success();
 }
 

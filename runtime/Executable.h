@@ -71,6 +71,11 @@ public:
   /// Dispatch times of the last run, in dispatch order; empty unless loaded
   /// with `profile` on a device with timestamps.
   ArrayRef<DispatchTiming> getProfile() const { return profile; }
+  /// Microseconds from the start of the first dispatch to the end of the
+  /// last in the last profiled run: the device's time for the function's
+  /// work, barriers and gaps between dispatches included (input and output
+  /// copies not); 0 without a profile.
+  double getProfileSpan() const { return profileSpan; }
 
 private:
   Executable(const Device &device, FuncOp func) : device(device), func(func) {}
@@ -108,6 +113,7 @@ private:
   VkQueryPool queryPool = VK_NULL_HANDLE;
   RecordingStats stats;
   std::vector<DispatchTiming> profile;
+  double profileSpan = 0;
 };
 
 } // namespace onyx::runtime

@@ -99,6 +99,11 @@ void onyx::run::printBenchmark(const BenchmarkTimes &times) {
     llvm::outs() << fmt::format(
         "gpu time: {} (sum of the dispatches' timestamps)\n",
         summarize(times.gpuMs));
+  if (!times.spanMs.empty())
+    llvm::outs() << fmt::format(
+        "gpu span: {} (first dispatch start to last dispatch end, barriers "
+        "included)\n",
+        summarize(times.spanMs));
 }
 
 /// Where a dispatch comes from: the ONNX node names its location holds

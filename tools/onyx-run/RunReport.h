@@ -34,6 +34,8 @@ struct BenchmarkTimes {
   std::vector<double> wallMs;
   /// Sums of the dispatch times of each run; empty without timestamps.
   std::vector<double> gpuMs;
+  /// First dispatch start to last dispatch end of each run.
+  std::vector<double> spanMs;
 };
 void printBenchmark(const BenchmarkTimes &times);
 

@@ -216,6 +216,7 @@ benchmark(runtime::Executable &exe, ArrayRef<runtime::HostTensor> hostInputs,
     for (const runtime::DispatchTiming &timing : profile)
       microseconds += timing.microseconds;
     times.gpuMs.push_back(microseconds / 1000);
+    times.spanMs.push_back(exe.getProfileSpan() / 1000);
   }
   return times;
 }

@@ -41,6 +41,8 @@
 // RUN: onyx-run %s --validate --benchmark=3 --profile --input=2x3xf32=1,2,3,4,5,6 \
 // RUN:   --input=3xf32=10,20,30 | FileCheck %s --check-prefix=TIMES
 // TIMES: benchmark: 3 runs after a warm-up run: median {{[0-9.]+}} ms, min {{[0-9.]+}} ms, max {{[0-9.]+}} ms
+// TIMES-NEXT: gpu time: median {{[0-9.]+}} ms{{.*}}(sum of the dispatches' timestamps)
+// TIMES-NEXT: gpu span: median {{[0-9.]+}} ms{{.*}}(first dispatch start to last dispatch end, barriers included)
 // TIMES: profile: {{[0-9]+}} dispatches
 // TIMES-NEXT: # kernel time (us) share nodes
 // TIMES-NEXT: 0 @{{[a-z_0-9]+}} {{[0-9.]+}} {{[0-9.]+}}% vulkan.mlir:{{[0-9]+}}
