@@ -72,7 +72,8 @@ std::string unfoldedInput(Type et, ArrayRef<int64_t> input,
          glsl::computeType(et) + "(0);\n";
 }
 
-LogicalResult generateConv(Operation *op, LoweringContext &ctx) {
+LogicalResult generateConv(Operation *op, LoweringContext &ctx,
+                           const GemmEpilogue *epilogue) {
   auto xType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
   auto yType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -118,10 +119,7 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx) {
       p.bVector ? vectorBuffer(0, "x") : glsl::buffer(0, Access::Read, et, "x");
   p.declarations +=
       p.aVector ? vectorBuffer(1, "w") : glsl::buffer(1, Access::Read, et, "w");
-  if (hasBias)
-    p.declarations += glsl::buffer(2, Access::Read, et, "bias");
-  p.declarations += glsl::buffer(hasBias ? 3 : 2, Access::Write, et, "y");
-  p.declarations += "uint xBase, wBase, yBase, filter0;\n";
+  p.globals = "uint xBase, wBase, yBase, filter0;\n";
 
   p.prologue = groups == 1 ? "  uint img = z, grp = 0u;\n"
                            : "  uint img = z / " + u(groups) + ", grp = z % " +
@@ -154,35 +152,34 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx) {
     p.functions += ct + " loadB(uint k, uint col) {\n" +
                    unfoldedInput(et, input, output, *g) + "}\n";
   }
-  std::string value = "acc";
-  if (hasBias)
-    value += " + " + glsl::load(et, "bias", "filter0 + row");
-  p.functions +=
-      "void storeC(uint row, uint col, " + ct + " acc) { " +
-      glsl::store(et, "y", "yBase + row * " + u(outPlane) + " + col", value) +
-      " }\n";
-
-  SmallVector<Value, 4> views = {ctx.getView(op->getOperand(0)),
-                                 ctx.getView(op->getOperand(1))};
-  SmallVector<Access, 4> accesses = {Access::Read, Access::Read};
+  p.outputIndex = "yBase + row * " + u(outPlane) + " + col";
+  p.outputValue = ct + " v = acc";
   if (hasBias) {
-    views.push_back(ctx.getView(op->getOperand(2)));
-    accesses.push_back(Access::Read);
+    p.outputValue += " + " + glsl::load(et, "bias", "filter0 + row");
+    p.storeInputs.push_back({"bias", et, ctx.getView(op->getOperand(2))});
   }
-  if (llvm::any_of(views, [](Value v) { return !v; }))
+  p.outputValue += ";";
+  p.epilogue = epilogue;
+
+  Value x = ctx.getView(op->getOperand(0));
+  Value w = ctx.getView(op->getOperand(1));
+  if (!x || !w)
     return failure();
-  Value y = ctx.allocate(yType);
-  views.push_back(y);
-  accesses.push_back(Access::Write);
-  if (failed(dispatchGemm(ctx, "conv", p, accesses, views)))
-    return failure();
-  ctx.setResult(op->getResult(0), y);
-  return success();
+  return dispatchGemm(ctx, "conv", p, x, w, op->getResult(0));
 }
 
-const KernelGenerator generators[] = {{"onnx.Conv", generateConv}};
+LogicalResult generatePlainConv(Operation *op, LoweringContext &ctx) {
+  return generateConv(op, ctx, nullptr);
+}
+
+const KernelGenerator generators[] = {{"onnx.Conv", generatePlainConv}};
 
 } // namespace
+
+LogicalResult lowerConv(Operation *op, LoweringContext &ctx,
+                        const GemmEpilogue *epilogue) {
+  return generateConv(op, ctx, epilogue);
+}
 
 ArrayRef<KernelGenerator> getConvGenerators() { return generators; }
 

@@ -15,6 +15,7 @@
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
+#include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/Elementwise.h"
 #include "dialect/onnx/FusedElementwise.h"
@@ -354,11 +355,90 @@ static LogicalResult lowerSingle(Operation *op, LoweringContext &ctx) {
                    op->getResult(0));
 }
 
+/// A fused group whose body starts with `contraction` (after the constants
+/// cloned into it): the contraction's kernel computes the fused op's result,
+/// evaluating `ops` (the rest of the body) on each element it stores.
+static LogicalResult lowerFusedContraction(Operation *op,
+                                           Operation *contraction,
+                                           ArrayRef<Operation *> ops,
+                                           LoweringContext &ctx) {
+  Block &body = op->getRegion(0).front();
+  // The contraction's generator asks for the memory of the body's values.
+  for (auto [arg, outer] : llvm::zip(body.getArguments(), op->getOperands())) {
+    Value view = ctx.getView(outer);
+    if (!view)
+      return failure();
+    ctx.map(arg, view);
+  }
+  for (Operation *inner : ops)
+    for (Value v : inner->getResults())
+      if (auto t = dyn_cast<RankedTensorType>(v.getType());
+          t && !glsl::isSupported(t.getElementType()))
+        return ctx.emitError() << "element type " << t.getElementType()
+                               << " is not supported by GPU kernels";
+
+  GemmEpilogue epilogue;
+  epilogue.result = op->getResult(0);
+  SmallVector<Value> args;
+  for (Operation *inner : ops)
+    for (Value operand : inner->getOperands())
+      if (operand.getParentBlock() == &body && !operand.getDefiningOp() &&
+          !llvm::is_contained(args, operand))
+        args.push_back(operand);
+  for (auto [i, arg] : llvm::enumerate(args))
+    epilogue.inputs.push_back(
+        {fmt::format("e{}", i), elementTypeOf(arg), ctx.getView(arg)});
+
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Value contractionResult = contraction->getResult(0);
+  Value innerResult = body.back().getOperand(0);
+  epilogue.write = [&, args](StringRef value, StringRef index,
+                             std::string &code) -> std::string {
+    ExpressionWriter writer(ctx);
+    writer.bind(contractionResult, value.str());
+    unsigned rank = resultType.getRank();
+    std::string loads;
+    bool needCoordinates = false;
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      bool same = type.getShape() == resultType.getShape();
+      needCoordinates |= !same && type.getNumElements() != 1;
+      std::string argIndex =
+          same ? index.str()
+               : glsl::broadcastIndex(type.getShape(), rank, "eo");
+      std::string var = fmt::format("x{}", i);
+      loads += fmt::format(
+          "  {} {} = {};\n", glsl::computeType(type.getElementType()), var,
+          glsl::load(type.getElementType(), fmt::format("e{}", i), argIndex));
+      writer.bind(arg, var);
+    }
+    for (Operation *inner : ops)
+      if (failed(writer.emit(inner)))
+        return {};
+    std::string result = writer.get(innerResult);
+    if (result.empty())
+      return {};
+    if (needCoordinates)
+      code += glsl::unflatten(resultType.getShape(), index, "eo");
+    code += loads + writer.code;
+    return result;
+  };
+  return lowerGemmContraction(contraction, ctx, &epilogue);
+}
+
 static LogicalResult lowerFused(Operation *op, LoweringContext &ctx) {
   Block &body = op->getRegion(0).front();
   SmallVector<Operation *> ops;
   for (Operation &inner : body)
     ops.push_back(&inner);
+  // Constants cloned into the body come first, then a contraction if
+  // onnx-fuse-elementwise moved one in.
+  auto first = llvm::find_if(
+      ops, [](Operation *inner) { return inner->getNumOperands() != 0; });
+  if (first != ops.end() && isGemmContraction(*first))
+    return lowerFusedContraction(
+        op, *first,
+        ArrayRef<Operation *>(ops).drop_front(first - ops.begin() + 1), ctx);
   SmallVector<Value> inner(body.getArguments().begin(),
                            body.getArguments().end());
   SmallVector<Value> outer(op->getOperands().begin(), op->getOperands().end());

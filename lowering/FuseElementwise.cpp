@@ -8,10 +8,18 @@
 // them; splat constants and Expand's shape are cloned into the body, other
 // values become operands - as many as the target lets a kernel bind.
 //
+// A MatMul, Gemm or Conv whose result only the tree reads, of the tree's
+// result shape, moves into the body as its first op: its kernel computes
+// the product and applies the tree to each element as it stores it (an
+// epilogue: bias, activation, residual), saving a dispatch and a round
+// trip of the product through memory. Its operands count against the
+// bindings too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/Passes.h"
+#include "lowering/TiledGemm.h"
 
 #include "dialect/gpu/Target.h"
 #include "dialect/onnx/FusedElementwise.h"
@@ -50,7 +58,7 @@ public:
   void runOnOperation() override;
 
 private:
-  void fuseBlock(Block &block, unsigned maxInputs);
+  void fuseBlock(Block &block, unsigned maxBindings);
   PassStatistic numGroups{this, "num-groups", "Fused groups formed"};
   PassStatistic numFused{this, "num-fused-ops", "Ops moved into groups"};
 };
@@ -75,7 +83,40 @@ collectInputs(const llvm::SmallPtrSetImpl<Operation *> &group,
   return inputs;
 }
 
-void FuseElementwise::fuseBlock(Block &block, unsigned maxInputs) {
+/// A contraction that the kernel of `group` (a tree rooted at `root`, in
+/// block order `ordered`) can compute first and apply the tree to as it
+/// stores: only the tree reads its result, which has the shape of the
+/// tree's, and the kernel's bindings stay within `maxBindings`. Null if
+/// none.
+Operation *findContraction(const llvm::SmallPtrSetImpl<Operation *> &group,
+                           ArrayRef<Operation *> ordered, Operation *root,
+                           unsigned maxBindings) {
+  auto shapeOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  };
+  // The tree's inputs, the contraction's result among them, are bound
+  // besides the contraction's own operands and the result.
+  unsigned treeInputs = collectInputs(group, ordered).size();
+  for (Operation *op : ordered)
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || producer->getBlock() != root->getBlock() ||
+          !isGemmContraction(producer) ||
+          shapeOf(producer->getResult(0)) != shapeOf(root->getResult(0)))
+        continue;
+      if (!llvm::all_of(producer->getResult(0).getUsers(),
+                        [&](Operation *user) { return group.count(user); }))
+        continue;
+      if (getNumGemmBindings(producer) + treeInputs - 1 > maxBindings)
+        continue;
+      return producer;
+    }
+  return nullptr;
+}
+
+void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
+  // One binding is the result.
+  unsigned maxInputs = maxBindings - 1;
   SmallVector<Operation *> ops;
   for (Operation &op : block)
     ops.push_back(&op);
@@ -111,18 +152,31 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxInputs) {
     }
     for (Operation *op : group)
       done.insert(op);
-    if (group.size() < 2)
-      continue;
 
     SmallVector<Operation *> ordered;
     for (Operation *candidate : ops)
       if (group.count(candidate))
         ordered.push_back(candidate);
+    // The contraction comes first in the body (its kernel computes it
+    // before the tree); its operands are arguments like the tree's inputs.
+    if (Operation *contraction =
+            findContraction(group, ordered, root, maxBindings)) {
+      group.insert(contraction);
+      done.insert(contraction);
+      ordered.insert(ordered.begin(), contraction);
+    }
+    if (group.size() < 2)
+      continue;
     llvm::SetVector<Value> inputs = collectInputs(group, ordered);
 
     OpBuilder builder(root->getContext());
     builder.setInsertionPoint(root);
-    OperationState state(root->getLoc(), onnx::kFusedElementwiseName);
+    // With a contraction, the group names both it and the tree's root (as
+    // onyx-run --profile shows).
+    Location loc = root->getLoc();
+    if (isGemmContraction(ordered.front()))
+      loc = FusedLoc::get(root->getContext(), {ordered.front()->getLoc(), loc});
+    OperationState state(loc, onnx::kFusedElementwiseName);
     state.addOperands(inputs.getArrayRef());
     state.addTypes({root->getResult(0).getType()});
     state.addRegion();
@@ -161,14 +215,12 @@ void FuseElementwise::runOnOperation() {
       gpu::TargetDesc::lookup(getOperation(), /*report=*/true);
   if (onyx::failed(target))
     return signalPassFailure();
-  // One binding is the result.
-  unsigned maxInputs = target->maxPerStageDescriptorStorageBuffers - 1;
   SmallVector<FuncOp> funcs;
   for (Operation &op : *cast<ModuleOp>(getOperation()).getBody())
     if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
       funcs.push_back(func);
   for (FuncOp func : funcs)
-    fuseBlock(func.front(), maxInputs);
+    fuseBlock(func.front(), target->maxPerStageDescriptorStorageBuffers);
 }
 
 } // namespace

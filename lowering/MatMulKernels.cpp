@@ -97,10 +97,10 @@ void declareOperands(LoweringContext &ctx, GemmProblem &p, bool transA,
 // MatMul
 //===----------------------------------------------------------------------===//
 
-LogicalResult generateMatMul(Operation *op, LoweringContext &ctx) {
+LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
+                             const GemmEpilogue *epilogue) {
   auto aType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto bType = cast<RankedTensorType>(op->getOperand(1).getType());
-  auto yType = cast<RankedTensorType>(op->getResult(0).getType());
   Type et = aType.getElementType();
   if (failed(checkElementType(ctx, et)) || failed(checkBindings(ctx, op)))
     return failure();
@@ -154,25 +154,17 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx) {
   p.prologue = prologue;
 
   declareOperands(ctx, p, false, false);
-  p.declarations += glsl::buffer(2, Access::Write, et, "y");
-  p.declarations += "uint aBase, bBase, yBase;\n";
+  p.globals = "uint aBase, bBase, yBase;\n";
   addOperandFunctions(p, false, false);
-  p.functions +=
-      "void storeC(uint row, uint col, " + glsl::computeType(et) + " acc) { " +
-      glsl::store(et, "y", "yBase + row * " + u(p.n) + " + col", "acc") +
-      " }\n";
+  p.outputIndex = "yBase + row * " + u(p.n) + " + col";
+  p.outputValue = glsl::computeType(et) + " v = acc;";
+  p.epilogue = epilogue;
 
   Value a = ctx.getView(op->getOperand(0));
   Value b = ctx.getView(op->getOperand(1));
   if (!a || !b)
     return failure();
-  Value y = ctx.allocate(yType);
-  if (failed(dispatchGemm(ctx, "matmul", p,
-                          {Access::Read, Access::Read, Access::Write},
-                          {a, b, y})))
-    return failure();
-  ctx.setResult(op->getResult(0), y);
-  return success();
+  return dispatchGemm(ctx, "matmul", p, a, b, op->getResult(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -195,10 +187,10 @@ FailureOr<std::string> scale(LoweringContext &ctx, Type et, double factor,
   return glsl::integerLiteral(et, int64_t(factor)) + " * " + acc;
 }
 
-LogicalResult generateGemm(Operation *op, LoweringContext &ctx) {
+LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
+                           const GemmEpilogue *epilogue) {
   auto aType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto bType = cast<RankedTensorType>(op->getOperand(1).getType());
-  auto yType = cast<RankedTensorType>(op->getResult(0).getType());
   Type et = aType.getElementType();
   if (failed(checkElementType(ctx, et)) || failed(checkBindings(ctx, op)))
     return failure();
@@ -217,16 +209,14 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx) {
   // With beta = 0, C is not bound at all (the result differs from the
   // reference evaluator's only where C holds an infinity or a NaN).
   bool useC = hasC && beta != 0.0;
-  if (useC)
-    p.declarations += glsl::buffer(2, Access::Read, et, "cIn");
-  p.declarations += glsl::buffer(useC ? 3 : 2, Access::Write, et, "y");
-  p.declarations += "uint aBase, bBase;\n";
+  p.globals = "uint aBase, bBase;\n";
   addOperandFunctions(p, transA, transB);
 
   FailureOr<std::string> value = scale(ctx, et, alpha, "alpha", "acc");
   if (failed(value))
     return failure();
-  std::string index = "row * " + u(p.n) + " + col";
+  std::string ct = glsl::computeType(et);
+  p.outputIndex = "row * " + u(p.n) + " + col";
   if (useC) {
     auto cType = cast<RankedTensorType>(op->getOperand(2).getType());
     std::string cIndex = glsl::broadcastIndex(cType.getShape(), 2, "o");
@@ -235,39 +225,66 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx) {
               (llvm::Twine("(") + glsl::load(et, "cIn", cIndex) + ")").str());
     if (failed(c))
       return failure();
-    *value = "uint o0 = row, o1 = col; " + glsl::computeType(et) +
-             " v = " + *value + " + " + *c + ";";
+    p.outputValue =
+        "uint o0 = row, o1 = col; " + ct + " v = " + *value + " + " + *c + ";";
+    p.storeInputs.push_back({"cIn", et, ctx.getView(op->getOperand(2))});
   } else {
-    *value = glsl::computeType(et) + " v = " + *value + ";";
+    p.outputValue = ct + " v = " + *value + ";";
   }
-  p.functions += "void storeC(uint row, uint col, " + glsl::computeType(et) +
-                 " acc) { " + *value + " " + glsl::store(et, "y", index, "v") +
-                 " }\n";
+  p.epilogue = epilogue;
 
-  SmallVector<Value, 4> views = {ctx.getView(op->getOperand(0)),
-                                 ctx.getView(op->getOperand(1))};
-  SmallVector<Access, 4> accesses = {Access::Read, Access::Read};
-  if (useC) {
-    views.push_back(ctx.getView(op->getOperand(2)));
-    accesses.push_back(Access::Read);
-  }
-  if (llvm::any_of(views, [](Value v) { return !v; }))
+  Value a = ctx.getView(op->getOperand(0));
+  Value b = ctx.getView(op->getOperand(1));
+  if (!a || !b)
     return failure();
-  Value y = ctx.allocate(yType);
-  views.push_back(y);
-  accesses.push_back(Access::Write);
-  if (failed(dispatchGemm(ctx, "gemm", p, accesses, views)))
-    return failure();
-  ctx.setResult(op->getResult(0), y);
-  return success();
+  return dispatchGemm(ctx, "gemm", p, a, b, op->getResult(0));
+}
+
+LogicalResult generatePlainMatMul(Operation *op, LoweringContext &ctx) {
+  return generateMatMul(op, ctx, nullptr);
+}
+LogicalResult generatePlainGemm(Operation *op, LoweringContext &ctx) {
+  return generateGemm(op, ctx, nullptr);
 }
 
 const KernelGenerator generators[] = {
-    {"onnx.Gemm", generateGemm},
-    {"onnx.MatMul", generateMatMul},
+    {"onnx.Gemm", generatePlainGemm},
+    {"onnx.MatMul", generatePlainMatMul},
 };
 
 } // namespace
+
+// Defined with Conv's generator.
+LogicalResult lowerConv(Operation *op, LoweringContext &ctx,
+                        const GemmEpilogue *epilogue);
+
+bool isGemmContraction(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name != "onnx.MatMul" && name != "onnx.Gemm" && name != "onnx.Conv")
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !glsl::isSupported(type.getElementType()) ||
+      type.getElementType().isInteger(1))
+    return false;
+  return name != "onnx.Conv" || glsl::isFloat(type.getElementType());
+}
+
+unsigned getNumGemmBindings(Operation *op) {
+  unsigned n = 1;
+  for (Value operand : op->getOperands())
+    n += !onnx::isNoValue(operand);
+  return n;
+}
+
+LogicalResult lowerGemmContraction(Operation *op, LoweringContext &ctx,
+                                   const GemmEpilogue *epilogue) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "onnx.MatMul")
+    return generateMatMul(op, ctx, epilogue);
+  if (name == "onnx.Gemm")
+    return generateGemm(op, ctx, epilogue);
+  return lowerConv(op, ctx, epilogue);
+}
 
 ArrayRef<KernelGenerator> getMatMulGenerators() { return generators; }
 

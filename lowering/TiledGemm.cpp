@@ -234,8 +234,101 @@ struct TileCopy {
 
 } // namespace
 
-std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
+namespace {
+
+Type getResultElementType(const GemmProblem &p) {
+  if (!p.epilogue)
+    return p.elementType;
+  return cast<RankedTensorType>(p.epilogue->result.getType()).getElementType();
+}
+
+/// The buffers storeC reads, in binding order.
+SmallVector<GemmStoreInput> getStoreInputs(const GemmProblem &p) {
+  SmallVector<GemmStoreInput> inputs(p.storeInputs.begin(),
+                                     p.storeInputs.end());
+  if (p.epilogue)
+    inputs.append(p.epilogue->inputs.begin(), p.epilogue->inputs.end());
+  return inputs;
+}
+
+/// Declares the store's inputs from binding `first` on, then the result
+/// `y`, and defines storeC, which stores the result of accumulator `acc`
+/// at (row, col) of product z. Empty after an error of the epilogue.
+std::string storeDefinitions(const GemmProblem &p, unsigned first) {
   std::string ct = glsl::computeType(p.elementType);
+  std::string decls;
+  unsigned binding = first;
+  for (const GemmStoreInput &input : getStoreInputs(p))
+    decls += glsl::buffer(binding++, gpu::Access::Read, input.elementType,
+                          input.name);
+  Type resultType = getResultElementType(p);
+  decls += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
+  std::string body = "uint idx = " + p.outputIndex + "; " + p.outputValue;
+  std::string value = "v";
+  if (p.epilogue) {
+    std::string code;
+    value = p.epilogue->write("v", "idx", code);
+    if (value.empty())
+      return {};
+    body += "\n" + code + " ";
+  } else {
+    body += " ";
+  }
+  std::string fn = "void storeC(uint row, uint col, " + ct + " acc) { " + body +
+                   glsl::store(resultType, "y", "idx", value) + " }\n";
+  return decls + p.globals + glsl::helpers(fn) + fn;
+}
+
+/// The kernel that adds the partial sums of each output (binding 0) in
+/// order of the split and stores the result.
+std::string generateReductionKernel(const GemmProblem &p,
+                                    const GemmSplit &split, uint32_t wg,
+                                    const std::string &store) {
+  int64_t mn = p.m * p.n;
+  std::string s = glsl::header({wg, 1, 1});
+  s += "layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; "
+       "} partial;\n";
+  s += store;
+  s += "void main() {\n";
+  s += "  uint i = gl_GlobalInvocationID.x;\n";
+  s += "  if (i >= " + u(mn * p.batch) + ") return;\n";
+  s += "  uint z = i / " + u(mn) + ", rc = i % " + u(mn) + ";\n";
+  s += p.prologue;
+  s += "  uint pi = z * " + u(split.splits * mn) + " + rc;\n";
+  s += "  float acc = partial.d[pi];\n";
+  s += "  for (uint s = 1u; s < " + u(split.splits) + "; ++s)\n";
+  s += "    acc += partial.d[pi + s * " + u(mn) + "];\n";
+  s += "  storeC(rc / " + u(p.n) + ", rc % " + u(p.n) + ", acc);\n";
+  s += "}\n";
+  return s;
+}
+
+} // namespace
+
+GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
+                          const gpu::TargetDesc &target) {
+  uint64_t tiles =
+      glsl::ceilDiv(p.m, t.bm) * glsl::ceilDiv(p.n, t.bn) * p.batch;
+  if (glsl::computeType(p.elementType) != "float" || tiles >= 128 || p.k < 128)
+    return {};
+  // Chunks of at least 32 (two steps of 16: a prefetch overlaps one), as
+  // many as make about 1024 workgroups; partial sums must fit a binding.
+  uint64_t splits =
+      std::min<uint64_t>(glsl::ceilDiv(1024, tiles), uint64_t(p.k) / 32);
+  while (splits > 1 &&
+         splits * p.batch * p.m * p.n * 4 > target.maxStorageBufferRange)
+    splits /= 2;
+  if (splits < 2)
+    return {};
+  int64_t chunk =
+      int64_t(glsl::ceilDiv(glsl::ceilDiv(p.k, splits), t.bk)) * t.bk;
+  return {unsigned(glsl::ceilDiv(p.k, chunk)), chunk};
+}
+
+std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
+                               const GemmSplit &split) {
+  std::string ct = glsl::computeType(p.elementType);
+  bool isSplit = split.splits > 1;
   unsigned threads = t.getNumThreads();
   unsigned tx = t.bn / t.tn, ty = t.bm / t.tm;
   unsigned strideA = getStrideA(p, t), strideB = getStrideB(p, t);
@@ -285,6 +378,14 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
 
   std::string s = glsl::header({threads, 1, 1});
   s += p.declarations;
+  if (isSplit)
+    s += "layout(set = 0, binding = 2, std430) writeonly buffer B2 { float "
+         "d[]; } partial;\n" +
+         p.globals + "uint pBase;\n";
+  else if (std::string store = storeDefinitions(p, 2); !store.empty())
+    s += store;
+  else
+    return {};
   if (sharedVectors) {
     s += "shared vec4 As[" + std::to_string(t.bk * strideA / 4) + "];\n";
     s += "shared vec4 Bs[" + std::to_string(t.bk * strideB / 4) + "];\n";
@@ -293,8 +394,25 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
     s += "shared " + ct + " Bs[" + std::to_string(t.bk * strideB) + "];\n";
   }
   s += p.functions;
+  if (isSplit)
+    s += "void storeC(uint row, uint col, float acc) { partial.d[pBase + row "
+         "* " +
+         u(p.n) + " + col] = acc; }\n";
   s += "void main() {\n";
-  s += "  uint z = gl_WorkGroupID.z;\n";
+  // With a split k, a product's splits are adjacent in z and in the
+  // partial sums.
+  std::string kBegin = "0u", kEnd = u(p.k);
+  if (isSplit) {
+    s += "  uint z = gl_WorkGroupID.z / " + u(split.splits) +
+         ", split = gl_WorkGroupID.z % " + u(split.splits) + ";\n";
+    s += "  pBase = gl_WorkGroupID.z * " + u(p.m * p.n) + ";\n";
+    s += "  uint kBegin = split * " + u(split.chunk) +
+         ", kEnd = min(kBegin + " + u(split.chunk) + ", " + u(p.k) + ");\n";
+    kBegin = "kBegin";
+    kEnd = "kEnd";
+  } else {
+    s += "  uint z = gl_WorkGroupID.z;\n";
+  }
   s += p.prologue;
   s += "  uint tid = gl_LocalInvocationID.x;\n";
   s += "  uint tx = tid % " + u(tx) + ", ty = tid / " + u(tx) + ";\n";
@@ -312,11 +430,12 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
   s += copyA.declare(ct) + copyB.declare(ct);
   // (An empty k, where the result is all zeros, reads nothing.)
   if (p.k > 0)
-    s += copyA.load("0u", ct) + copyB.load("0u", ct);
-  s += "  for (uint k0 = 0u; k0 < " + u(p.k) + "; k0 += " + u(t.bk) + ") {\n";
+    s += copyA.load(kBegin, ct) + copyB.load(kBegin, ct);
+  s += "  for (uint k0 = " + kBegin + "; k0 < " + kEnd + "; k0 += " + u(t.bk) +
+       ") {\n";
   s += copyA.store("As") + copyB.store("Bs");
   s += "    barrier();\n";
-  s += "    if (k0 + " + u(t.bk) + " < " + u(p.k) + ") {\n" +
+  s += "    if (k0 + " + u(t.bk) + " < " + kEnd + ") {\n" +
        copyA.load("k0 + " + u(t.bk), ct) + copyB.load("k0 + " + u(t.bk), ct) +
        "    }\n";
   s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
@@ -373,23 +492,77 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t) {
 }
 
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
-                           const GemmProblem &problem,
-                           ArrayRef<gpu::Access> accesses, ValueRange views) {
+                           const GemmProblem &problem, Value a, Value b,
+                           Value result) {
+  if (problem.epilogue)
+    result = problem.epilogue->result;
+  auto resultType = cast<RankedTensorType>(result.getType());
+  if (failed(checkBindingSize(ctx, resultType)))
+    return failure();
+  Value y = ctx.allocate(resultType);
+  ctx.setResult(result, y);
   if (problem.m == 0 || problem.n == 0 || problem.batch == 0)
     return success();
   if (problem.k == 0)
     return ctx.emitError() << "has an empty inner dimension, which the GEMM "
                               "kernel does not handle";
+  SmallVector<GemmStoreInput> storeInputs = getStoreInputs(problem);
+  unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (storeInputs.size() + 3 > maxBindings)
+    return ctx.emitError() << "needs " << storeInputs.size() + 3
+                           << " storage buffers, more than the target's "
+                           << maxBindings;
+  SmallVector<Value> storeViews = {};
+  SmallVector<gpu::Access> storeAccesses;
+  for (const GemmStoreInput &input : storeInputs) {
+    if (!input.view)
+      return failure();
+    storeViews.push_back(input.view);
+    storeAccesses.push_back(gpu::Access::Read);
+  }
+  storeViews.push_back(y);
+  storeAccesses.push_back(gpu::Access::Write);
+
   GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
+  GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
+  std::array<uint64_t, 3> grid = {glsl::ceilDiv(problem.n, tile.bn),
+                                  glsl::ceilDiv(problem.m, tile.bm),
+                                  uint64_t(problem.batch) * split.splits};
   KernelSpec spec;
   spec.name = name.str();
-  spec.glsl = generateGemmKernel(problem, tile);
-  spec.bindings.assign(accesses.begin(), accesses.end());
+  spec.glsl = generateGemmKernel(problem, tile, split);
+  if (spec.glsl.empty())
+    return failure();
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read};
   spec.workgroupSize = {tile.getNumThreads(), 1, 1};
-  auto kernel = ctx.getOrCreateKernel(spec);
-  ctx.dispatch(kernel,
-               {glsl::ceilDiv(problem.n, tile.bn),
-                glsl::ceilDiv(problem.m, tile.bm), uint64_t(problem.batch)},
+  if (split.splits == 1) {
+    spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+    SmallVector<Value> views = {a, b};
+    views.append(storeViews.begin(), storeViews.end());
+    ctx.dispatch(ctx.getOrCreateKernel(spec), grid, views);
+    return success();
+  }
+
+  int64_t partials = problem.batch * split.splits * problem.m * problem.n;
+  Value partial = ctx.allocate(
+      RankedTensorType::get({partials}, FloatType::getF32(ctx.getContext())));
+  spec.bindings.push_back(gpu::Access::Write);
+  ctx.dispatch(ctx.getOrCreateKernel(spec), grid, {a, b, partial});
+
+  std::string store = storeDefinitions(problem, 1);
+  if (store.empty())
+    return failure();
+  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  KernelSpec reduce;
+  reduce.name = name.str() + "_reduce";
+  reduce.glsl = generateReductionKernel(problem, split, wg, store);
+  reduce.bindings = {gpu::Access::Read};
+  reduce.bindings.append(storeAccesses.begin(), storeAccesses.end());
+  reduce.workgroupSize = {wg, 1, 1};
+  SmallVector<Value> views = {partial};
+  views.append(storeViews.begin(), storeViews.end());
+  ctx.dispatch(ctx.getOrCreateKernel(reduce),
+               {glsl::ceilDiv(problem.batch * problem.m * problem.n, wg), 1, 1},
                views);
   return success();
 }

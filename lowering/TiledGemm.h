@@ -16,15 +16,24 @@
 // are multiplied, so global loads overlap the arithmetic.
 //
 // The op's generator describes its operands as GLSL functions the kernel
-// calls for in-bounds elements (loadA, loadB, storeC, see GemmProblem), so
-// transposed operands, broadcast batches, im2col indexing with padding and
-// epilogues (alpha, beta, C, bias) stay with the op while the tiling is
-// written once.
+// calls for in-bounds elements (loadA, loadB, see GemmProblem) and its
+// result by the output index and value of an accumulator, so transposed
+// operands, broadcast batches, im2col indexing with padding and alpha,
+// beta, C and bias stay with the op while the tiling is written once.
+// Elementwise ops fused after the contraction (GemmEpilogue) run on each
+// result element before it is stored.
+//
+// Products with few output tiles and a long k split k among workgroups
+// (GemmSplit): partial sums go to a scratch tensor, and a second, small
+// kernel adds them in a fixed order and stores the result, epilogue
+// included.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "lowering/KernelGenerator.h"
+
+#include <functional>
 
 namespace onyx::lowering {
 
@@ -35,6 +44,35 @@ struct GemmTile {
   unsigned bm, bn, bk, tm, tn;
 
   unsigned getNumThreads() const { return (bm / tm) * (bn / tn); }
+};
+
+/// A read-only buffer that storing a result reads besides the accumulator
+/// (Gemm's C, Conv's bias, the inputs of a fused epilogue), bound after the
+/// operands (or after the partial sums of a split k).
+struct GemmStoreInput {
+  /// The buffer's GLSL name (`name.d[]`).
+  std::string name;
+  Type elementType;
+  Value view;
+};
+
+/// Elementwise ops applied to a contraction's result as it is stored
+/// (onnx.FusedElementwise with a contraction first, ElementwiseKernels.cpp):
+/// the kernel writes their result rather than the contraction's.
+struct GemmEpilogue {
+  /// The value the kernel computes (the fused op's result): of the
+  /// contraction's result shape, of any element type.
+  Value result;
+  /// The buffers `write` reads.
+  SmallVector<GemmStoreInput> inputs;
+  /// Appends to `code` statements that compute the final value from
+  /// `value` (an expression of the contraction's compute type), the
+  /// element at flat index `index` (a uint variable) of the result, and
+  /// returns the final value's expression (of the result's compute type);
+  /// empty after reporting an error.
+  std::function<std::string(StringRef value, StringRef index,
+                            std::string &code)>
+      write;
 };
 
 /// A batch of matrix products, with the operands' GLSL.
@@ -54,17 +92,29 @@ struct GemmProblem {
   /// given one. Only for f32 operands whose contiguous dimension is a
   /// multiple of 4 and whose buffer is declared as vec4.
   bool aVector = false, bVector = false;
-  /// Buffer declarations and any global variables the functions use.
+  /// The declarations of A (binding 0) and B (binding 1).
   std::string declarations;
-  /// Statements run once at the start of a workgroup, with `uint z` (the
-  /// product of the batch) defined: they typically set global variables
-  /// (batch offsets) that the functions read.
+  /// Global variables the prologue sets.
+  std::string globals;
+  /// Statements run once at the start of a workgroup (and of a reduction
+  /// of a split k), with `uint z` (the product of the batch) defined: they
+  /// set the globals (batch offsets) that the functions and outputIndex
+  /// read. They read no buffer.
   std::string prologue;
   /// Definitions of, with CT the compute type:
   ///   CT loadA(uint row, uint k)      - called with row < m, k < k
   ///   CT loadB(uint k, uint col)      - called with k < k, col < n
-  ///   void storeC(uint row, uint col, CT acc)  - for row < m, col < n
   std::string functions;
+  /// The flat index in the result of element (row, col) of product z: a
+  /// uint expression of `row`, `col` and the globals.
+  std::string outputIndex;
+  /// Statements turning the accumulator `CT acc` into the result's element
+  /// `CT v` (alpha, beta, C, bias); they may read `uint idx`, the output
+  /// index, and storeInputs.
+  std::string outputValue;
+  SmallVector<GemmStoreInput, 2> storeInputs;
+  /// Applied to `v` before it is stored, if any.
+  const GemmEpilogue *epilogue = nullptr;
 };
 
 /// The tile that suits `problem` on `target`: large tiles for large
@@ -73,17 +123,48 @@ struct GemmProblem {
 GemmTile chooseGemmTile(const GemmProblem &problem,
                         const gpu::TargetDesc &target);
 
-/// The complete GLSL kernel for `problem` blocked by `tile`.
-std::string generateGemmKernel(const GemmProblem &problem,
-                               const GemmTile &tile);
+/// How a product too small to fill a GPU shares k among workgroups: each
+/// of `splits` workgroups per output tile sums `chunk` (a multiple of bk)
+/// steps of k into a partial sum; a second kernel adds the partial sums of
+/// each output in a fixed order (so results do not depend on scheduling)
+/// and stores the result. One split is the plain kernel.
+struct GemmSplit {
+  unsigned splits = 1;
+  int64_t chunk = 0;
+};
 
-/// Chooses the tile, generates the kernel and dispatches it over the whole
-/// batch with `views` bound (in the order of `accesses`). Fails with an
-/// error for an empty inner dimension (k = 0), whose operands are empty
-/// views that cannot be bound.
+/// The split of k for `problem` blocked by `tile` on `target`: float
+/// products with fewer than 128 workgroups (too few for a large GPU, which
+/// the kernels cannot ask about) and k of 128 or more are split into chunks
+/// of at least 32 so that about 1024 workgroups run.
+GemmSplit chooseGemmSplit(const GemmProblem &problem, const GemmTile &tile,
+                          const gpu::TargetDesc &target);
+
+/// The complete GLSL kernel for `problem` blocked by `tile`: with a split
+/// k, the kernel that writes the partial sums.
+std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
+                               const GemmSplit &split = {});
+
+/// Chooses the tile and the split, generates the kernels and dispatches
+/// them over the whole batch with `a` and `b` bound first, then the store
+/// inputs and the epilogue's, then the result, which it allocates and sets
+/// as the memory of `result` (or of the epilogue's). Fails with an error
+/// for an empty inner dimension (k = 0), whose operands are empty views
+/// that cannot be bound.
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
-                           const GemmProblem &problem,
-                           ArrayRef<gpu::Access> accesses, ValueRange views);
+                           const GemmProblem &problem, Value a, Value b,
+                           Value result);
+
+/// Whether `op` is a contraction that lowers to the GEMM kernel and takes
+/// an epilogue (MatMul, Gemm, Conv).
+bool isGemmContraction(Operation *op);
+/// The number of storage buffers the contraction `op` binds, its result
+/// included.
+unsigned getNumGemmBindings(Operation *op);
+/// Lowers the contraction `op` with `epilogue` (null for none) applied as
+/// its result is stored.
+LogicalResult lowerGemmContraction(Operation *op, LoweringContext &ctx,
+                                   const GemmEpilogue *epilogue);
 
 /// Whether operands of `elementType` may be read as vec4 on the target:
 /// f32 in views whose offsets keep vec4s aligned.

@@ -30,12 +30,12 @@
 // stored.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @conv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: void storeC(uint row, uint col, float acc) { uint idx = yBase + row * 1024u + col; float v = acc + bias.d[filter0 + row]; y.d[idx] = v; }
 // CHECK-SAME: float loadA(uint row, uint k) { return w.d[wBase + row * 27u + k]; }
 // CHECK-SAME: uint ch = k / 9u, kr = k % 9u;
 // CHECK-SAME: uint i0 = o0 * 1u + q0 * 1u - 1u;
 // CHECK-SAME: uint i1 = o1 * 1u + q1 * 1u - 1u;
 // CHECK-SAME: return (i0 < 32u && i1 < 32u) ? x.d[xBase + ch * 1024u + i0 * 32u + i1 * 1u] : float(0);
-// CHECK-SAME: y.d[yBase + row * 1024u + col] = acc + bias.d[filter0 + row];
 // CHECK-SAME: uint row0 = gl_WorkGroupID.y * 16u, col0 = gl_WorkGroupID.x * 128u;
 // CHECK: gpu.dispatch @conv[8, 1, 1]
 func.func @main(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {

@@ -30,7 +30,7 @@
 
 //--- kernels.mlir
 
-// A large product: 128 x 128 tiles, 8 x 8 outputs per thread, 16 steps of
+// A large product (128 workgroups, enough to fill a GPU): 128 x 128 tiles, 8 x 8 outputs per thread, 16 steps of
 // k per tile; both operands are read as vec4, the next tile into registers
 // while the current one is multiplied. The shared A tile is stored k-major
 // with rows padded to 132 floats; a thread reads two vec4s of A and two of
@@ -54,10 +54,10 @@
 // CHECK-SAME: c7_7 += a1[3] * b1[3];
 // CHECK-SAME: uint r = row0 + ty * 4u + 67u;
 // CHECK-SAME: \0A    storeC(r, col0 + tx * 4u + 67u, c7_7);
-// CHECK: gpu.dispatch @matmul[8, 8, 1]
-func.func @main(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
-  %0 = "onnx.MatMul"(%a, %b) : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-  return %0 : tensor<1024x1024xf32>
+// CHECK: gpu.dispatch @matmul[8, 16, 1]
+func.func @main(%a: tensor<2048x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<2048x1024xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<2048x1024xf32>, tensor<1024x1024xf32>) -> tensor<2048x1024xf32>
+  return %0 : tensor<2048x1024xf32>
 }
 
 // -----
@@ -97,12 +97,29 @@ func.func @main(%a: tensor<2x1x5x7xf32>, %b: tensor<3x7x4xf32>) -> tensor<2x3x5x
 // -----
 
 // When only A has a batch, its matrices are stacked into one product of
-// 64 rows: a linear layer of a transformer.
+// 64 rows: a linear layer of a transformer. Its 3 tiles are too few to fill
+// a GPU, so 4 workgroups per tile share k = 128, each writing the partial
+// sums of 32 steps; a second kernel adds them in order and stores.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: writeonly buffer B2 { float d[]; } partial;
+// CHECK-SAME: void storeC(uint row, uint col, float acc) { partial.d[pBase + row * 384u + col] = acc; }
+// CHECK-SAME: uint z = gl_WorkGroupID.z / 4u, split = gl_WorkGroupID.z % 4u;
+// CHECK-SAME: pBase = gl_WorkGroupID.z * 24576u;
+// CHECK-SAME: uint kBegin = split * 32u, kEnd = min(kBegin + 32u, 128u);
 // CHECK-SAME: aBase = 0u; bBase = 0u; yBase = 0u;
 // CHECK-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 128u;
-// CHECK: gpu.dispatch @matmul[3, 1, 1]
+// CHECK-SAME: for (uint k0 = kBegin; k0 < kEnd; k0 += 16u)
+// CHECK-SAME: if (k0 + 16u < kEnd)
+// CHECK: gpu.kernel @matmul_reduce(read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: void storeC(uint row, uint col, float acc) { uint idx = yBase + row * 384u + col; float v = acc; y.d[idx] = v; }
+// CHECK-SAME: uint pi = z * 98304u + rc;
+// CHECK-SAME: for (uint s = 1u; s < 4u; ++s)
+// CHECK-SAME: acc += partial.d[pi + s * 24576u];
+// CHECK-SAME: storeC(rc / 384u, rc % 384u, acc);
+// CHECK: gpu.dispatch @matmul[3, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %[[P:[0-9]+]])
+// CHECK-SAME: !gpu.view<98304xf32>
+// CHECK: gpu.dispatch @matmul_reduce[96, 1, 1](%[[P]], %{{[^,]+}})
 func.func @main(%a: tensor<4x16x128xf32>, %b: tensor<128x384xf32>) -> tensor<4x16x384xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<4x16x128xf32>, tensor<128x384xf32>) -> tensor<4x16x384xf32>
   return %0 : tensor<4x16x384xf32>
@@ -110,12 +127,14 @@ func.func @main(%a: tensor<4x16x128xf32>, %b: tensor<128x384xf32>) -> tensor<4x1
 
 // -----
 
-// A vector times a matrix: one row per tile, 64 columns, one per thread.
+// A vector times a matrix: one row per tile, 64 columns, one per thread;
+// 8 workgroups per tile share k.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1)
 // CHECK-SAME: shared float As[16];
 // CHECK-SAME: uint row0 = gl_WorkGroupID.y * 1u, col0 = gl_WorkGroupID.x * 64u;
-// CHECK: gpu.dispatch @matmul[16, 1, 1]
+// CHECK: gpu.dispatch @matmul[16, 1, 8]
+// CHECK: gpu.dispatch @matmul_reduce[4, 1, 1]
 func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<256xf32>, tensor<256x1000xf32>) -> tensor<1000xf32>
   return %0 : tensor<1000xf32>
@@ -127,9 +146,9 @@ func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf3
 // (broadcast along rows) as it stores.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @gemm(read, read, read, write)
+// CHECK-SAME: float v = uintBitsToFloat(0x3f000000u) * acc + uintBitsToFloat(0x40000000u) * (cIn.d[o1]);
 // CHECK-SAME: float loadA(uint row, uint k) { return a.d[aBase + k * 45u + row]; }
 // CHECK-SAME: float loadB(uint k, uint col) { return b.d[bBase + col * 29u + k]; }
-// CHECK-SAME: float v = uintBitsToFloat(0x3f000000u) * acc + uintBitsToFloat(0x40000000u) * (cIn.d[o1]);
 // CHECK: gpu.dispatch @gemm[1, 1, 1](%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
 func.func @main(%a: tensor<29x45xf32>, %b: tensor<38x29xf32>, %c: tensor<38xf32>) -> tensor<45x38xf32> {
   %0 = "onnx.Gemm"(%a, %b, %c) {transA = 1 : si64, transB = 1 : si64, alpha = 0.5 : f32, beta = 2.0 : f32} : (tensor<29x45xf32>, tensor<38x29xf32>, tensor<38xf32>) -> tensor<45x38xf32>
@@ -139,14 +158,16 @@ func.func @main(%a: tensor<29x45xf32>, %b: tensor<38x29xf32>, %c: tensor<38xf32>
 // -----
 
 // A linear layer of batch 8 (transB = 1, the weights as PyTorch stores
-// them): 8 rows per tile, read as vec4 along k; with beta = 0, C is not
-// bound.
+// them): 8 rows per tile, read as vec4 along k; 8 tiles share k = 256 in
+// chunks of 32, and the reduction stores; with beta = 0, C is not bound.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @gemm(read, read, write) workgroup_size(64, 1, 1)
 // CHECK-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 256u + k) / 4u]; }
-// CHECK-SAME: void storeC(uint row, uint col, float acc) { float v = acc; y.d[row * 512u + col] = v; }
+// CHECK: gpu.kernel @gemm_reduce(read, write)
+// CHECK-SAME: void storeC(uint row, uint col, float acc) { uint idx = row * 512u + col; float v = acc; y.d[idx] = v; }
 // CHECK: gpu.weight
-// CHECK: gpu.dispatch @gemm[8, 1, 1](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) :
+// CHECK: gpu.dispatch @gemm[8, 1, 8](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) :
+// CHECK: gpu.dispatch @gemm_reduce[16, 1, 1](%{{[^,]+}}, %{{[^,]+}}) :
 func.func @main(%a: tensor<8x256xf32>, %c: tensor<8x512xf32>) -> tensor<8x512xf32> {
   %w = onnx.Constant dense<0.5> : tensor<512x256xf32>
   %0 = "onnx.Gemm"(%a, %w, %c) {transB = 1 : si64, beta = 0.0 : f32} : (tensor<8x256xf32>, tensor<512x256xf32>, tensor<8x512xf32>) -> tensor<8x512xf32>
