@@ -13,6 +13,9 @@
 // The body is ordinary onnx IR on the block arguments (one per operand, of
 // the operand's type), isolated from above, so it verifies, folds and reads
 // like the ops it replaced; splat constants it uses are cloned into it.
+// The first op after those constants may be a MatMul, Gemm or Conv of the
+// result's shape that only the tree reads: the kernel then computes the
+// product and applies the tree to each element as it stores it.
 // The single result is what onnx.Yield yields. Not an ONNX operator: it
 // exists between fusion and kernel generation.
 //
