@@ -38,12 +38,13 @@ Where the two dialects legitimately fold differently, the program avoids the cas
 both forms, so that `--canonicalize --cse` leaves the same number of ops of each kind:
 math.sqrt refuses to fold negative constants (onnx folds them to NaN) and math.exp
 folds only splat constants, so Exp and Sqrt never read a value that folds to a constant
-(a constant, or an op whose operands all fold); such a value gets Neg or Abs instead.
-Max, Min and Relu order signed zeros differently (onnx folds max(-0.0, +0.0) to -0.0 as
-numpy does, arith.maximumf to +0.0 as IEEE 754-2019 `maximum` does; ONNX leaves it
-open), so they never combine only values that fold to constants either; nor does Div,
-whose folded 0/0 is a NaN of the processor's sign in onyx (x86: negative) and a positive
-one in APFloat, so constants holding it would not merge alike.
+(a constant, or an op whose operands all fold); such a value gets Relu, Neg or Abs
+instead. Div never combines only values that fold to constants either, since its folded
+0/0 is a NaN of the processor's sign in onyx (x86: negative) and a positive one in
+APFloat, so constants holding it would not merge alike. Max, Min and Relu need no such
+care: onnx.Max and onnx.Min are IEEE 754-2019 maximum and minimum, as arith.maximumf and
+arith.minimumf are, and onnx.Relu(x) is max(x, +0.0) (onyx rewrites Max(x, 0.0) to
+Relu(x), which CSE then merges as mlir-opt merges the two maximumf).
 """
 import argparse
 import random
@@ -61,11 +62,11 @@ UNARY = ["Relu", "Neg", "Exp", "Abs", "Sqrt"]
 # math.sqrt does not fold negative constants (onnx folds them to NaN) and
 # math.exp does not fold non-splat ones: these never read a value that folds
 # to a constant, so that both forms fold the same ops (see the docstring).
-NO_CONST_OPERAND = ("Exp", "Sqrt", "Relu")
-# Max/Min of two folding values may differ in the sign of a zero between the
-# dialects, and Div of two may make a NaN whose sign differs (x86 arithmetic
-# gives -NaN, APFloat +NaN); such a pair gets one of these instead.
-BINARY_CONST_OK = ["Add", "Sub", "Mul"]
+NO_CONST_OPERAND = ("Exp", "Sqrt")
+# Div of two folding values may make a NaN whose sign differs between the
+# dialects (x86 arithmetic gives -NaN, APFloat +NaN); such a pair gets one of
+# these instead.
+BINARY_CONST_OK = ["Add", "Sub", "Mul", "Max", "Min"]
 UNARY_CONST_OK = [k for k in UNARY if k not in NO_CONST_OPERAND]
 # Exactly representable values, printed the way mlir-opt prints them.
 VALUES = ["%.6e" % ((k - 16) * 0.125) for k in range(33)]
@@ -142,8 +143,8 @@ def gen_function(rng, name, nops, tmpl, prologue):
             if b == a:
                 b = pick(not dead)  # `x op x` is legal but should stay the exception
             k = BINARY[int(rand() * 6)]
-            if a in folded and b in folded and k in ("Max", "Min", "Div"):
-                k = BINARY_CONST_OK[int(rand() * 3)]
+            if a in folded and b in folded and k == "Div":
+                k = BINARY_CONST_OK[int(rand() * len(BINARY_CONST_OK))]
             t, ops = tmpl[k], (a, b)
         else:
             a = pick(False) if dead else first()

@@ -128,19 +128,35 @@ template <typename T> T negValue(T x) {
   else
     return -x;
 }
-/// Max and Min propagate NaN, as numpy's maximum and minimum do.
+/// Max and Min are IEEE 754-2019 maximum and minimum, as MLIR's
+/// arith.maximumf and arith.minimumf: NaN if either operand is NaN (the first
+/// NaN, as APFloat's), and -0.0 orders below +0.0. ONNX leaves signed zeros
+/// open (numpy's maximum returns the first of two zeros); with this order
+/// the result does not depend on the operands' order, so both ops are
+/// commutative, for integers trivially. T is the computation type: float for
+/// f16, bf16 and f32, double for f64.
 template <typename T> T maxValues(T a, T b) {
-  if (a != a)
-    return a;
-  if (b != b)
-    return b;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a))
+      return a;
+    if (std::isnan(b))
+      return b;
+    // Equal values, or zeros of either sign: +0.0 if there is one.
+    if (a == b)
+      return std::signbit(a) ? b : a;
+  }
   return a < b ? b : a;
 }
 template <typename T> T minValues(T a, T b) {
-  if (a != a)
-    return a;
-  if (b != b)
-    return b;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a))
+      return a;
+    if (std::isnan(b))
+      return b;
+    // Equal values, or zeros of either sign: -0.0 if there is one.
+    if (a == b)
+      return std::signbit(a) ? a : b;
+  }
   return b < a ? b : a;
 }
 
@@ -404,9 +420,11 @@ const Row rows[] = {
      unary<FloatTypes>([](auto x) { return std::sqrt(x); })},
     {"onnx.Reciprocal", "(1.0 / $0)",
      unary<FloatTypes>([](auto x) { return decltype(x)(1) / x; })},
-    {"onnx.Relu", "max($0, 0.0)", unary<SignedNumericTypes>([](auto x) {
-       return x < decltype(x)(0) ? decltype(x)(0) : x;
-     })},
+    // max(x, 0) as ONNX defines it, with Max's IEEE semantics: NaN stays
+    // NaN and -0.0 becomes +0.0, so that max(x, +0.0) canonicalizes to it.
+    {"onnx.Relu", "(($0 != $0 || $0 > 0) ? $0 : 0)",
+     unary<SignedNumericTypes>(
+         [](auto x) { return maxValues(x, decltype(x)(0)); })},
     {"onnx.Sigmoid", "(1.0 / (1.0 + exp(-$0)))", unary<FloatTypes>([](auto x) {
        return decltype(x)(1) / (decltype(x)(1) + std::exp(-x));
      })},
@@ -570,18 +588,28 @@ const Row rows[] = {
      addCommutativePatterns<"onnx.Xor">},
 
     // Variadic, with broadcasting; Mean divides the sum by the count.
+    // Max and Min are IEEE 754-2019 maximum and minimum (see maxValues), so
+    // commutative. GLSL's max and min leave NaN and the order of signed zeros
+    // open, so the expressions test for NaN (x != x; which of two NaNs comes
+    // out is left open) and, past the comparison, add a zero $1 to $0: -0.0
+    // + +0.0 is +0.0 and -0.0 + -0.0 is -0.0, the maximum of two zeros (the
+    // minimum negates both first), and any other $0 plus a zero is $0. They
+    // hold for every computation type (the 0 converts implicitly) and read
+    // $0, which variadic ops nest as the accumulator, only three times.
     {"onnx.Max",
-     "max($0, $1)",
+     "(($1 != $1 || $1 > $0) ? $1 : $1 == 0 ? $0 + $1 : $0)",
      variadic<NumericTypes>([](auto a, auto b) { return maxValues(a, b); }),
-     OpTrait::Pure,
+     Commutative,
      {},
-     foldMax},
+     foldMax,
+     addMaxPatterns},
     {"onnx.Min",
-     "min($0, $1)",
+     "(($1 != $1 || $1 < $0) ? $1 : $1 == 0 ? -(-$0 - $1) : $0)",
      variadic<NumericTypes>([](auto a, auto b) { return minValues(a, b); }),
-     OpTrait::Pure,
+     Commutative,
      {},
-     foldMin},
+     foldMin,
+     addCommutativePatterns<"onnx.Min">},
     {"onnx.Sum", "($0 + $1)",
      variadic<FloatTypes>([](auto a, auto b) { return a + b; })},
     {"onnx.Mean", "($0 + $1)",

@@ -121,6 +121,26 @@ void addMulPatterns(PatternSet &patterns, Context *ctx) {
   addGeluPatterns(patterns, ctx);
 }
 
+/// max(x, +0.0) -> relu(x), for floats and signed integers: Relu is Max
+/// with +0.0 (IEEE maximum: NaN stays NaN, -0.0 becomes +0.0). Not with
+/// -0.0 (max(-0.0, -0.0) is -0.0, relu(-0.0) +0.0), nor where the constant
+/// broadcasts x (replaceWithNewOp then refuses the type).
+static LogicalResult maxOfZeroToRelu(Operation *op, PatternRewriter &rewriter) {
+  if (op->getNumOperands() != 2)
+    return failure();
+  for (unsigned i = 0; i < 2; ++i)
+    if (isSplatOf(getConstantValue(op->getOperand(1 - i)), 0.0) &&
+        succeeded(
+            replaceWithNewOp(rewriter, op, "onnx.Relu", {op->getOperand(i)})))
+      return success();
+  return failure();
+}
+
+void addMaxPatterns(PatternSet &patterns, Context *) {
+  addPattern(patterns, "onnx.Max", moveConstantRight, "constant-to-right");
+  addPattern(patterns, "onnx.Max", maxOfZeroToRelu, "max-zero-to-relu");
+}
+
 void addDivPatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, "onnx.Div", cancelNegations, "cancel-negations");
 }

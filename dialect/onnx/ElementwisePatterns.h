@@ -5,7 +5,9 @@
 // exactly, as MLIR's arith dialect does: x + -0.0, x - 0.0, x * 1, x / 1,
 // -(-x), (-a) * (-b), (-a) / (-b), max(x, x) and min(x, x) simplify; x - x, x +
 // 0.0, x * 0 and x * -1 do not (signed zeros, NaN and infinities make them
-// wrong). A fold applies only where the result has its operand's type (no
+// wrong). Max and Min are IEEE 754-2019 maximum and minimum (commutative,
+// -0.0 below +0.0), so max(x, +0.0) is relu(x) but max(x, -0.0) is not. A
+// fold applies only where the result has its operand's type (no
 // broadcasting).
 //
 //===----------------------------------------------------------------------===//
@@ -49,6 +51,8 @@ void addCommutativePatterns(PatternSet &patterns, Context *) {
 }
 /// Also forms onnx.Gelu from the decomposed subgraphs PyTorch exports.
 void addMulPatterns(PatternSet &patterns, Context *ctx);
+/// Constants to the right, and max(x, +0.0) -> relu(x).
+void addMaxPatterns(PatternSet &patterns, Context *ctx);
 void addDivPatterns(PatternSet &patterns, Context *ctx);
 
 /// The Gelu patterns (GeluPattern.cpp), rooted on the final onnx.Mul.

@@ -1,8 +1,10 @@
 // Floating-point identities of the elementwise ops: only those that hold in
 // IEEE arithmetic for every input (signed zeros, NaN, infinities) apply, as
 // in MLIR's arith dialect, and only where the result keeps the operand's
-// type. Constants move to the right of commutative ops.
+// type. Constants move to the right of commutative ops. The second run adds
+// CSE, which merges commutative ops whose operands differ only in order.
 // RUN: onyx-opt %s --split-input-file --canonicalize | FileCheck %s
+// RUN: onyx-opt %s --split-input-file --canonicalize --cse | FileCheck %s --check-prefix=CSE
 
 // x + -0.0 is x, on either side.
 // CHECK-LABEL: func.func @add_negative_zero
@@ -218,4 +220,138 @@ func.func @max_min_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>,
   %0 = "onnx.Max"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1 = "onnx.Min"(%x, %x, %y) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Max and Min are IEEE 754-2019 maximum and minimum: -0.0 orders below +0.0
+// whatever the operands' order, so max(-0.0, 0.0) and max(0.0, -0.0) fold to
+// 0.0, min of both to -0.0, for every float type.
+// CHECK-LABEL: func.func @max_min_signed_zeros
+// CHECK-DAG: %[[NZ:.+]] = onnx.Constant dense<-0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[Z:.+]] = onnx.Constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[H:.+]] = onnx.Constant dense<[0.000000e+00, 0.000000e+00, -0.000000e+00, 1.000000e+00]> : tensor<4xf16>
+// CHECK-DAG: %[[HN:.+]] = onnx.Constant dense<[-0.000000e+00, -0.000000e+00, -0.000000e+00, -1.000000e+00]> : tensor<4xf16>
+// CHECK-DAG: %[[B:.+]] = onnx.Constant dense<0.000000e+00> : tensor<2xbf16>
+// CHECK-DAG: %[[BN:.+]] = onnx.Constant dense<-0.000000e+00> : tensor<2xbf16>
+// CHECK-DAG: %[[D:.+]] = onnx.Constant dense<0.000000e+00> : tensor<f64>
+// CHECK-DAG: %[[DN:.+]] = onnx.Constant dense<-0.000000e+00> : tensor<f64>
+// CHECK: return %[[Z]], %[[Z]], %[[NZ]], %[[NZ]], %[[H]], %[[H]], %[[HN]], %[[HN]], %[[B]], %[[BN]], %[[D]], %[[DN]]
+func.func @max_min_signed_zeros() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<2xbf16>, tensor<2xbf16>, tensor<f64>, tensor<f64>) {
+  %nz = onnx.Constant dense<-0.0> : tensor<4xf32>
+  %z = onnx.Constant dense<0.0> : tensor<4xf32>
+  %0 = "onnx.Max"(%nz, %z) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Max"(%z, %nz) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "onnx.Min"(%nz, %z) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "onnx.Min"(%z, %nz) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %ha = onnx.Constant dense<[-0.0, 0.0, -0.0, 1.0]> : tensor<4xf16>
+  %hb = onnx.Constant dense<[0.0, -0.0, -0.0, -1.0]> : tensor<4xf16>
+  %4 = "onnx.Max"(%ha, %hb) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %5 = "onnx.Max"(%hb, %ha) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %6 = "onnx.Min"(%ha, %hb) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %7 = "onnx.Min"(%hb, %ha) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %ba = onnx.Constant dense<[-0.0, 0.0]> : tensor<2xbf16>
+  %bb = onnx.Constant dense<[0.0, -0.0]> : tensor<2xbf16>
+  %8 = "onnx.Max"(%ba, %bb) : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  %9 = "onnx.Min"(%ba, %bb) : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  %da = onnx.Constant dense<-0.0> : tensor<f64>
+  %db = onnx.Constant dense<0.0> : tensor<f64>
+  %10 = "onnx.Max"(%da, %db, %da) : (tensor<f64>, tensor<f64>, tensor<f64>) -> tensor<f64>
+  %11 = "onnx.Min"(%db, %da, %db) : (tensor<f64>, tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<2xbf16>, tensor<2xbf16>, tensor<f64>, tensor<f64>
+}
+
+// -----
+
+// NaN propagates through Max and Min from either side, also past -inf and
+// +inf.
+// CHECK-LABEL: func.func @max_min_nan
+// CHECK-DAG: %[[NAN:.+]] = onnx.Constant dense<0x7FC00000> : tensor<2xf32>
+// CHECK-DAG: %[[V:.+]] = onnx.Constant dense<[0x7FF8000000000000, 0x7FF8000000000000, 1.000000e+00]> : tensor<3xf64>
+// CHECK: return %[[NAN]], %[[NAN]], %[[NAN]], %[[NAN]], %[[V]], %[[V]]
+func.func @max_min_nan() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3xf64>, tensor<3xf64>) {
+  %nan = onnx.Constant dense<0x7FC00000> : tensor<2xf32>
+  %one = onnx.Constant dense<1.0> : tensor<2xf32>
+  %inf = onnx.Constant dense<0x7F800000> : tensor<2xf32>
+  %ninf = onnx.Constant dense<0xFF800000> : tensor<2xf32>
+  %0 = "onnx.Max"(%nan, %one) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = "onnx.Max"(%inf, %nan) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %2 = "onnx.Min"(%one, %nan) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %3 = "onnx.Min"(%nan, %ninf) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %a = onnx.Constant dense<[0x7FF8000000000000, 1.0, 1.0]> : tensor<3xf64>
+  %b = onnx.Constant dense<[1.0, 0x7FF8000000000000, 1.0]> : tensor<3xf64>
+  %4 = "onnx.Max"(%a, %b) : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %5 = "onnx.Min"(%b, %a) : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %0, %1, %2, %3, %4, %5 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3xf64>, tensor<3xf64>
+}
+
+// -----
+
+// Max and Min are commutative: constants move to the right, and CSE merges
+// ops whose operands differ only in order, variadic ones included.
+// CHECK-LABEL: func.func @max_min_commutative
+// CHECK: %[[C:.+]] = onnx.Constant dense<2.000000e+00>
+// CHECK: "onnx.Max"(%arg0, %arg1)
+// CHECK: "onnx.Max"(%arg1, %arg0)
+// CHECK: "onnx.Min"(%arg0, %arg1, %arg2)
+// CHECK: "onnx.Min"(%arg2, %arg0, %arg1)
+// CHECK: "onnx.Max"(%arg0, %[[C]])
+// CHECK: "onnx.Min"(%arg0, %[[C]])
+// CSE-LABEL: func.func @max_min_commutative
+// CSE-NEXT: %[[C:.+]] = onnx.Constant dense<2.000000e+00>
+// CSE-NEXT: %[[MAX:.+]] = "onnx.Max"(%arg0, %arg1)
+// CSE-NEXT: %[[MIN:.+]] = "onnx.Min"(%arg0, %arg1, %arg2)
+// CSE-NEXT: %[[MAXC:.+]] = "onnx.Max"(%arg0, %[[C]])
+// CSE-NEXT: %[[MINC:.+]] = "onnx.Min"(%arg0, %[[C]])
+// CSE-NEXT: return %[[MAX]], %[[MAX]], %[[MIN]], %[[MIN]], %[[MAXC]], %[[MINC]]
+func.func @max_min_commutative(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %two = onnx.Constant dense<2.0> : tensor<4xf32>
+  %0 = "onnx.Max"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Max"(%b, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "onnx.Min"(%a, %b, %c) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "onnx.Min"(%c, %a, %b) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = "onnx.Max"(%two, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %5 = "onnx.Min"(%two, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Relu is max(x, +0.0): it folds -0.0 to +0.0 and keeps NaN, and max(x, +0.0)
+// becomes Relu(x) on either side, for floats and signed integers, so that CSE
+// merges it with a Relu of the same operand. max(x, -0.0), an unsigned max
+// with 0, and a zero that broadcasts x stay.
+// CHECK-LABEL: func.func @max_zero_is_relu
+// CHECK-DAG: %[[Z:.+]] = onnx.Constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[NAN:.+]] = onnx.Constant dense<0x7FC00000> : tensor<4xf32>
+// CHECK-DAG: %[[NZ:.+]] = onnx.Constant dense<-0.000000e+00> : tensor<4xf32>
+// CHECK-DAG: %[[R0:.+]] = "onnx.Relu"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-DAG: %[[R1:.+]] = "onnx.Relu"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-DAG: %[[R2:.+]] = "onnx.Relu"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-DAG: %[[M:.+]] = "onnx.Max"(%arg0, %[[NZ]])
+// CHECK-DAG: %[[RI:.+]] = "onnx.Relu"(%arg1) : (tensor<4xi32>) -> tensor<4xi32>
+// CHECK-DAG: %[[MU:.+]] = "onnx.Max"(%arg2, %{{.*}}) : (tensor<4xui8>, tensor<ui8>) -> tensor<4xui8>
+// CHECK-DAG: %[[MB:.+]] = "onnx.Max"(%arg3, %{{.*}}) : (tensor<1xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: return %[[Z]], %[[NAN]], %[[R0]], %[[R1]], %[[R2]], %[[M]], %[[RI]], %[[MU]], %[[MB]]
+// CSE-LABEL: func.func @max_zero_is_relu
+// CSE: %[[R:.+]] = "onnx.Relu"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CSE-NOT: "onnx.Relu"(%arg0)
+// CSE: return %{{.+}}, %{{.+}}, %[[R]], %[[R]], %[[R]],
+func.func @max_zero_is_relu(%x: tensor<4xf32>, %i: tensor<4xi32>, %u: tensor<4xui8>, %s: tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xui8>, tensor<4xf32>) {
+  %nz = onnx.Constant dense<-0.0> : tensor<4xf32>
+  %nan = onnx.Constant dense<0x7FC00000> : tensor<4xf32>
+  %z = onnx.Constant dense<0.0> : tensor<f32>
+  %z4 = onnx.Constant dense<0.0> : tensor<4xf32>
+  %zi = onnx.Constant dense<0> : tensor<i32>
+  %zu = onnx.Constant dense<0> : tensor<ui8>
+  %0 = "onnx.Relu"(%nz) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Relu"(%nan) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "onnx.Relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "onnx.Max"(%x, %z) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %4 = "onnx.Max"(%z, %x) : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  %5 = "onnx.Max"(%x, %nz) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %6 = "onnx.Max"(%zi, %i) : (tensor<i32>, tensor<4xi32>) -> tensor<4xi32>
+  %7 = "onnx.Max"(%u, %zu) : (tensor<4xui8>, tensor<ui8>) -> tensor<4xui8>
+  %8 = "onnx.Max"(%s, %z4) : (tensor<1xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xui8>, tensor<4xf32>
 }
