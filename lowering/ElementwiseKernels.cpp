@@ -161,9 +161,23 @@ LogicalResult ExpressionWriter::emitRow(Operation *op,
     return success();
   }
   // Variadic: fold left to right; Mean divides by the count.
+  // Each step is a variable of its own: expressions may name an operand
+  // several times, so pasting the running result would grow
+  // exponentially with the operand count.
+  Type resultType = elementTypeOf(op->getResult(0));
+  std::string typeName = glsl::computeType(resultType);
   std::string acc = args[0];
-  for (unsigned i = 1; i < args.size(); ++i)
-    acc = substitute(row.shader, {acc, args[i]}, op, computeAs);
+  for (unsigned i = 1; i < args.size(); ++i) {
+    std::string step = substitute(row.shader, {acc, args[i]}, op, computeAs);
+    if (i + 1 == args.size()) {
+      acc = step;
+      break;
+    }
+    acc = fmt::format("v{}", counter++);
+    code += fmt::format("  {}{} {} = {}({});\n",
+                        glsl::isFloat(resultType) ? "precise " : "", typeName,
+                        acc, typeName, step);
+  }
   if (row.name == "onnx.Mean")
     acc = fmt::format("({}) / {}", acc,
                       glsl::literal(computeAs, double(args.size())));
