@@ -504,7 +504,7 @@ const Row rows[] = {
      Commutative,
      {},
      foldAdd,
-     addCommutativePatterns<"onnx.Add">},
+     addAddPatterns},
     {"onnx.Sub",
      "($0 - $1)",
      binary<NumericTypes>([](auto a, auto b) { return subValues(a, b); }),

@@ -115,10 +115,16 @@ static LogicalResult cancelNegations(Operation *op, PatternRewriter &rewriter) {
                           {lhs->getOperand(0), rhs->getOperand(0)});
 }
 
+void addAddPatterns(PatternSet &patterns, Context *) {
+  addPattern(patterns, "onnx.Add", moveConstantRight, "constant-to-right");
+  addLayerNormPattern(patterns, "onnx.Add");
+}
+
 void addMulPatterns(PatternSet &patterns, Context *ctx) {
   addPattern(patterns, "onnx.Mul", moveConstantRight, "constant-to-right");
   addPattern(patterns, "onnx.Mul", cancelNegations, "cancel-negations");
   addGeluPatterns(patterns, ctx);
+  addLayerNormPattern(patterns, "onnx.Mul");
 }
 
 /// max(x, +0.0) -> relu(x), for floats and signed integers: Relu is Max
@@ -143,6 +149,7 @@ void addMaxPatterns(PatternSet &patterns, Context *) {
 
 void addDivPatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, "onnx.Div", cancelNegations, "cancel-negations");
+  addLayerNormPattern(patterns, "onnx.Div");
 }
 
 } // namespace onyx::onnx

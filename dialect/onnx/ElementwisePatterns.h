@@ -49,13 +49,22 @@ template <OpNameLiteral Name>
 void addCommutativePatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, Name.value, moveConstantRight, "constant-to-right");
 }
-/// Also forms onnx.Gelu from the decomposed subgraphs PyTorch exports.
+/// Constants to the right, and onnx.LayerNormalization formed from its
+/// decomposed subgraph when it ends in this Add.
+void addAddPatterns(PatternSet &patterns, Context *ctx);
+/// Also forms onnx.Gelu and onnx.LayerNormalization from the decomposed
+/// subgraphs PyTorch exports.
 void addMulPatterns(PatternSet &patterns, Context *ctx);
 /// Constants to the right, and max(x, +0.0) -> relu(x).
 void addMaxPatterns(PatternSet &patterns, Context *ctx);
+/// Also forms onnx.LayerNormalization without scale or bias.
 void addDivPatterns(PatternSet &patterns, Context *ctx);
 
 /// The Gelu patterns (GeluPattern.cpp), rooted on the final onnx.Mul.
 void addGeluPatterns(PatternSet &patterns, Context *ctx);
+/// The LayerNormalization pattern (LayerNormPattern.cpp) rooted on
+/// `rootName`, the last op of the decomposed subgraph: onnx.Add (with a
+/// bias), onnx.Mul (a scale only) or onnx.Div (neither).
+void addLayerNormPattern(PatternSet &patterns, StringRef rootName);
 
 } // namespace onyx::onnx

@@ -35,3 +35,14 @@
 // PROFILE: profile: {{[0-9]+}} dispatches, {{[0-9.]+}} us in all
 // PROFILE: @matmul {{.*}}% /attn/c_attn/MatMul
 // PROFILE: arena: {{[0-9]+}} bytes for {{[0-9]+}} bytes of intermediates ({{[0-9.]+}}%)
+
+// The opset-13 export's decomposed LayerNorms run as one kernel each, as
+// the opset-17 export's LayerNormalization ops do.
+// RUN: onyx-run %shared/models/transformer_block.onnx --validate \
+// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
+// RUN:   --profile | FileCheck %s --check-prefix=PROFILE13
+// PROFILE13-NOT: @reduce_mean
+// PROFILE13: @layer_norm {{.*}}% /ln_1/Add_1
+// PROFILE13-NOT: @reduce_mean
+// PROFILE13: @layer_norm {{.*}}% /ln_2/Add_1
+// PROFILE13-NOT: @reduce_mean
