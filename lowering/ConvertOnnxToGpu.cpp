@@ -13,6 +13,7 @@
 
 #include "lowering/KernelGenerator.h"
 #include "lowering/Passes.h"
+#include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 
@@ -67,6 +68,16 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op,
                             ->getResult(0));
     }
     ctx.getBuilder().create<ReturnOp>(op->getLoc(), ValueRange(results));
+    return success();
+  }
+  // A Transpose that the MatMul reading it absorbs (isTransposeAbsorbed)
+  // is not materialized: its result names its input's memory, which the
+  // MatMul reads through the permuted strides.
+  if (isTransposeAbsorbed(op)) {
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0), view);
     return success();
   }
   if (isAlias(name)) {

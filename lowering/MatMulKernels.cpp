@@ -3,18 +3,23 @@
 // onnx.MatMul and onnx.Gemm become one dispatch of the tiled GEMM kernel
 // (TiledGemm.h). MatMul's batch dimensions are the grid's z, each operand
 // offset by its broadcast batch index; when only A has a batch, it folds
-// into A's rows so that one large product replaces many small ones. Gemm
-// reads transposed operands in place (transA / transB, also what a
-// Transpose feeding a MatMul becomes) and applies alpha, beta and C as it
-// stores.
+// into A's rows so that one large product replaces many small ones (where
+// A's batch steps through memory as its rows do). Operands are read
+// through strides, so Gemm's transA / transB and a Transpose of any
+// permutation that only a MatMul reads (isTransposeAbsorbed: the Transpose
+// emits nothing, the MatMul reads its input with the permuted strides) are
+// read in place. Gemm applies alpha, beta and C as it stores.
 //
 //===----------------------------------------------------------------------===//
 #include "lowering/Glsl.h"
 #include "lowering/TiledGemm.h"
 
+#include "dialect/onnx/FusedElementwise.h"
 #include "dialect/onnx/OnnxDialect.h"
 
+#include "ir/Block.h"
 #include "ir/Operation.h"
+#include "ir/Region.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -53,15 +58,33 @@ LogicalResult checkBindings(LoweringContext &ctx, Operation *op) {
                           cast<RankedTensorType>(op->getResult(0).getType()));
 }
 
+/// How a matrix operand is laid out: the distance in elements between
+/// neighbours along its rows (row stride) and columns (column stride).
+struct MatrixStrides {
+  int64_t row, col;
+};
+
+/// `base` plus index `a` times `strideA` plus `b` times `strideB`, the
+/// larger stride first.
+std::string stridedIndex(StringRef base, StringRef a, int64_t strideA,
+                         StringRef b, int64_t strideB) {
+  auto term = [](StringRef name, int64_t stride) {
+    return stride == 1 ? name.str() : name.str() + " * " + u(stride);
+  };
+  if (strideA < strideB)
+    return base.str() + " + " + term(b, strideB) + " + " + term(a, strideA);
+  return base.str() + " + " + term(a, strideA) + " + " + term(b, strideB);
+}
+
 /// The functions reading A (m x k) and B (k x n) at offsets aBase and
-/// bBase, either transposed, from buffers `a` and `b`.
-void addOperandFunctions(GemmProblem &p, bool transA, bool transB) {
+/// bBase with strides `sa` and `sb`, from buffers `a` and `b`. An operand
+/// is copied along its column when its column stride is 1 or at most its
+/// row stride, else along its rows (transposed).
+void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
   Type et = p.elementType;
   std::string ct = glsl::computeType(et);
-  std::string aIndex = transA ? "aBase + k * " + u(p.m) + " + row"
-                              : "aBase + row * " + u(p.k) + " + k";
-  std::string bIndex = transB ? "bBase + col * " + u(p.k) + " + k"
-                              : "bBase + k * " + u(p.n) + " + col";
+  std::string aIndex = stridedIndex("aBase", "row", sa.row, "k", sa.col);
+  std::string bIndex = stridedIndex("bBase", "k", sb.row, "col", sb.col);
   std::string aValue = p.aVector ? vectorBufferElement("a", aIndex)
                                  : glsl::load(et, "a", aIndex);
   std::string bValue = p.bVector ? vectorBufferElement("b", bIndex)
@@ -74,17 +97,30 @@ void addOperandFunctions(GemmProblem &p, bool transA, bool transB) {
   if (p.bVector)
     p.functions += "vec4 loadB4(uint k, uint col) { return b.d[(" + bIndex +
                    ") / 4u]; }\n";
-  p.aRowMajor = !transA;
-  p.bRowMajor = !transB;
+}
+
+bool isRowMajor(MatrixStrides s) { return s.col == 1 || s.col <= s.row; }
+
+MatrixStrides plainStrides(int64_t cols, bool transposed) {
+  return transposed ? MatrixStrides{1, cols} : MatrixStrides{cols, 1};
 }
 
 /// Declares A (binding 0) and B (binding 1), as vec4s where the kernel
-/// reads them so: the contiguous dimension must hold whole vectors.
-void declareOperands(LoweringContext &ctx, GemmProblem &p, bool transA,
-                     bool transB) {
+/// reads them so: the contiguous dimension (stride 1) must hold whole
+/// vectors, and every other stride of the operand (`aOther`, `bOther`: the
+/// other dimension's and the batch's) must keep them aligned.
+void declareOperands(LoweringContext &ctx, GemmProblem &p, MatrixStrides sa,
+                     MatrixStrides sb, bool aOther = true, bool bOther = true) {
   bool vectors = canLoadVectors(ctx, p.elementType);
-  p.aVector = vectors && (transA ? p.m : p.k) % 4 == 0;
-  p.bVector = vectors && (transB ? p.k : p.n) % 4 == 0;
+  p.aRowMajor = isRowMajor(sa);
+  p.bRowMajor = isRowMajor(sb);
+  auto aligned = [](int64_t stride) { return stride % 4 == 0; };
+  p.aVector = vectors && aOther &&
+              (p.aRowMajor ? sa.col == 1 && p.k % 4 == 0 && aligned(sa.row)
+                           : sa.row == 1 && p.m % 4 == 0 && aligned(sa.col));
+  p.bVector = vectors && bOther &&
+              (p.bRowMajor ? sb.col == 1 && p.n % 4 == 0 && aligned(sb.row)
+                           : sb.row == 1 && p.k % 4 == 0 && aligned(sb.col));
   p.declarations += p.aVector
                         ? vectorBuffer(0, "a")
                         : glsl::buffer(0, Access::Read, p.elementType, "a");
@@ -96,6 +132,40 @@ void declareOperands(LoweringContext &ctx, GemmProblem &p, bool transA,
 //===----------------------------------------------------------------------===//
 // MatMul
 //===----------------------------------------------------------------------===//
+
+/// The permutation of a Transpose (reversed dimensions without `perm`).
+SmallVector<int64_t> getPermutation(Operation *transpose) {
+  if (std::optional<SmallVector<int64_t>> perm =
+          onnx::OpAttrs(transpose).getInts("perm"))
+    return *perm;
+  auto type = cast<RankedTensorType>(transpose->getOperand(0).getType());
+  SmallVector<int64_t> perm;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d)
+    perm.push_back(d);
+  return perm;
+}
+
+/// The strides, in the memory its view holds, of MatMul operand `i` of
+/// (promoted) shape `shape`: row-major, or for an absorbed Transpose's
+/// result (through a fused body's argument too), its input's strides
+/// permuted.
+SmallVector<int64_t> getOperandStrides(Operation *op, unsigned i,
+                                       ArrayRef<int64_t> shape) {
+  Value value = op->getOperand(i);
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (Operation *fused = arg.getOwner()->getParentOp();
+        fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
+      value = fused->getOperand(arg.getArgNumber());
+  Operation *transpose = value.getDefiningOp();
+  if (!transpose || !isTransposeAbsorbed(transpose))
+    return glsl::strides(shape);
+  auto inputType = cast<RankedTensorType>(transpose->getOperand(0).getType());
+  SmallVector<int64_t> inputStrides = glsl::strides(inputType.getShape());
+  SmallVector<int64_t> strides;
+  for (int64_t d : getPermutation(transpose))
+    strides.push_back(inputStrides[d]);
+  return strides;
+}
 
 LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
                              const GemmEpilogue *epilogue) {
@@ -122,6 +192,15 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
       batch[i] = bBatch[i + bBatch.size() - batchRank];
   }
 
+  // Where each operand's elements are: row-major, or the input of a
+  // Transpose the MatMul absorbs read through the permutation.
+  SmallVector<int64_t> aStrides = getOperandStrides(op, 0, aShape);
+  SmallVector<int64_t> bStrides = getOperandStrides(op, 1, bShape);
+  bool aPlain = aStrides == glsl::strides(aShape);
+  bool bPlain = bStrides == glsl::strides(bShape);
+  MatrixStrides sa = {aStrides[aShape.size() - 2], aStrides.back()};
+  MatrixStrides sb = {bStrides[bShape.size() - 2], bStrides.back()};
+
   GemmProblem p;
   p.elementType = et;
   p.m = aShape[aShape.size() - 2];
@@ -129,7 +208,19 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   p.n = bShape.back();
   p.batch = product(batch);
   std::string prologue;
-  if (product(bBatch) == 1) {
+  // A's matrices stack into one when its batch dimensions step through
+  // memory as its rows do.
+  bool aStacks = true;
+  for (size_t d = 0; d + 2 < aShape.size(); ++d)
+    aStacks &= aShape[d] == 1 || aStrides[d] == aStrides[d + 1] * aShape[d + 1];
+  // vec4 loads need every batch stride a multiple of 4 too.
+  auto batchAligned = [](ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
+    for (size_t d = 0; d + 2 < shape.size(); ++d)
+      if (shape[d] != 1 && strides[d] % 4 != 0)
+        return false;
+    return true;
+  };
+  if (product(bBatch) == 1 && aStacks) {
     // Every product uses the same B: stack A's matrices into one.
     p.m *= product(aBatch);
     p.batch = 1;
@@ -144,8 +235,24 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
       std::string index = glsl::broadcastIndex(operandBatch, batchRank, "bz");
       return (llvm::Twine("(") + index + ") * " + u(matrixSize)).str();
     };
-    std::string aBase = baseOf(aBatch, p.m * p.k);
-    std::string bBase = baseOf(bBatch, p.k * p.n);
+    // An absorbed Transpose's batch offset: each batch coordinate times
+    // its stride.
+    auto stridedBaseOf = [&](ArrayRef<int64_t> operandBatch,
+                             ArrayRef<int64_t> strides) {
+      std::string base;
+      for (size_t d = 0; d < operandBatch.size(); ++d) {
+        if (operandBatch[d] == 1)
+          continue;
+        base += (base.empty() ? "" : " + ") + std::string("bz") +
+                std::to_string(d + batchRank - operandBatch.size()) + " * " +
+                u(strides[d]);
+      }
+      return base.empty() ? std::string("0u") : base;
+    };
+    std::string aBase =
+        aPlain ? baseOf(aBatch, p.m * p.k) : stridedBaseOf(aBatch, aStrides);
+    std::string bBase =
+        bPlain ? baseOf(bBatch, p.k * p.n) : stridedBaseOf(bBatch, bStrides);
     if (aBase.find("bz") != std::string::npos ||
         bBase.find("bz") != std::string::npos)
       prologue += glsl::unflatten(batch, "z", "bz");
@@ -153,9 +260,10 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   }
   p.prologue = prologue;
 
-  declareOperands(ctx, p, false, false);
+  declareOperands(ctx, p, sa, sb, batchAligned(aShape, aStrides),
+                  batchAligned(bShape, bStrides));
   p.globals = "uint aBase, bBase, yBase;\n";
-  addOperandFunctions(p, false, false);
+  addOperandFunctions(p, sa, sb);
   p.outputIndex = "yBase + row * " + u(p.n) + " + col";
   p.outputValue = glsl::computeType(et) + " v = acc;";
   p.epilogue = epilogue;
@@ -205,12 +313,14 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
   p.k = aType.getShape()[transA ? 0 : 1];
   p.n = bType.getShape()[transB ? 0 : 1];
   p.prologue = "  aBase = 0u; bBase = 0u;\n";
-  declareOperands(ctx, p, transA, transB);
+  MatrixStrides sa = plainStrides(aType.getShape()[1], transA);
+  MatrixStrides sb = plainStrides(bType.getShape()[1], transB);
+  declareOperands(ctx, p, sa, sb);
   // With beta = 0, C is not bound at all (the result differs from the
   // reference evaluator's only where C holds an infinity or a NaN).
   bool useC = hasC && beta != 0.0;
   p.globals = "uint aBase, bBase;\n";
-  addOperandFunctions(p, transA, transB);
+  addOperandFunctions(p, sa, sb);
 
   FailureOr<std::string> value = scale(ctx, et, alpha, "alpha", "acc");
   if (failed(value))
@@ -257,6 +367,34 @@ const KernelGenerator generators[] = {
 // Defined with Conv's generator.
 LogicalResult lowerConv(Operation *op, LoweringContext &ctx,
                         const GemmEpilogue *epilogue);
+
+bool isTransposeAbsorbed(Operation *op) {
+  if (op->getName().getStringRef() != "onnx.Transpose")
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || type.getRank() < 2 || !op->getResult(0).hasOneUse())
+    return false;
+  OpOperand *use = &*op->getResult(0).getUses().begin();
+  Operation *user = use->getOwner();
+  unsigned index = use->getOperandNumber();
+  if (user->getName().getStringRef() == onnx::kFusedElementwiseName) {
+    // The contraction first in the body (after cloned constants) must be
+    // the argument's only reader.
+    Block &body = user->getRegion(0).front();
+    BlockArgument arg = body.getArgument(index);
+    if (!arg.hasOneUse())
+      return false;
+    use = &*arg.getUses().begin();
+    user = use->getOwner();
+    index = use->getOperandNumber();
+    auto first = llvm::find_if(
+        body, [](Operation &inner) { return inner.getNumOperands() != 0; });
+    if (first == body.end() || &*first != user)
+      return false;
+  }
+  return user->getName().getStringRef() == "onnx.MatMul" && index < 2 &&
+         isGemmContraction(user);
+}
 
 bool isGemmContraction(Operation *op) {
   StringRef name = op->getName().getStringRef();

@@ -31,8 +31,15 @@ unsigned getStrideB(const GemmProblem &p, const GemmTile &t) {
   return !p.bRowMajor && t.bn >= 32 ? t.bn + 4 : t.bn;
 }
 
+/// The shared array where the groups of a workgroup that shares k pass
+/// their partial sums: half the groups write theirs at once.
+uint64_t getReductionElements(const GemmTile &t) {
+  return t.kGroups > 1 ? uint64_t(t.kGroups / 2) * t.bm * t.bn : 0;
+}
+
 uint64_t getSharedBytes(const GemmProblem &p, const GemmTile &t) {
-  return uint64_t(t.bk) * (getStrideA(p, t) + getStrideB(p, t)) *
+  return (uint64_t(t.getStepK()) * (getStrideA(p, t) + getStrideB(p, t)) +
+          getReductionElements(t)) *
          getComputeBytes(p.elementType);
 }
 
@@ -51,10 +58,14 @@ unsigned powerOf2Ceil(int64_t value) {
 /// Whether a vector copy of the operand's tile works with `tile`: the tile
 /// must span whole vectors along the operand's contiguous dimension.
 bool useVectorA(const GemmProblem &p, const GemmTile &t) {
-  return p.aVector && (p.aRowMajor ? t.bk % 4 == 0 : t.bm % 4 == 0);
+  return p.aVector && (p.aRowMajor ? t.getStepK() % 4 == 0 : t.bm % 4 == 0);
 }
 bool useVectorB(const GemmProblem &p, const GemmTile &t) {
-  return p.bVector && (p.bRowMajor ? t.bn % 4 == 0 : t.bk % 4 == 0);
+  return p.bVector && (p.bRowMajor ? t.bn % 4 == 0 : t.getStepK() % 4 == 0);
+}
+
+uint64_t countTiles(const GemmProblem &p, const GemmTile &t) {
+  return glsl::ceilDiv(p.m, t.bm) * glsl::ceilDiv(p.n, t.bn) * p.batch;
 }
 
 } // namespace
@@ -305,10 +316,45 @@ std::string generateReductionKernel(const GemmProblem &p,
 
 } // namespace
 
+GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
+                           const gpu::TargetDesc &target) {
+  GemmTile t = base;
+  t.kGroups = 1;
+  while (countTiles(p, t) < 32 && std::max(t.bm, t.bn) > 8) {
+    if (t.bm >= t.bn)
+      t.bm /= 2;
+    else
+      t.bn /= 2;
+  }
+  uint64_t k = uint64_t(p.k);
+  if (uint64_t(t.bm) * t.bn * k > (1u << 18) ||
+      (t.bm + t.bn) * k * getComputeBytes(p.elementType) > 256 * 1024)
+    return base;
+  // Groups of up to 32 threads (a warp on NVIDIA): each thread of a group
+  // takes more outputs, along the longer side first, until they fit.
+  t.tm = t.tn = 1;
+  while (t.getGroupThreads() > 32) {
+    if (t.tn < std::min(t.bn, 8u) && (t.tn <= t.tm || t.tm >= t.bm))
+      t.tn *= 2;
+    else if (t.tm < std::min(t.bm, 8u))
+      t.tm *= 2;
+    else
+      return base;
+  }
+  unsigned maxThreads = std::min({256u, target.maxComputeWorkGroupInvocations,
+                                  target.maxComputeWorkGroupSize[0]});
+  while (t.getNumThreads() * 2 <= maxThreads && uint64_t(t.getStepK()) * 2 <= k)
+    t.kGroups *= 2;
+  while (t.kGroups > 1 && !fits(p, t, target))
+    t.kGroups /= 2;
+  if (t.kGroups < 2)
+    return base;
+  return t;
+}
+
 GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
                           const gpu::TargetDesc &target) {
-  uint64_t tiles =
-      glsl::ceilDiv(p.m, t.bm) * glsl::ceilDiv(p.n, t.bn) * p.batch;
+  uint64_t tiles = countTiles(p, t);
   if (glsl::computeType(p.elementType) != "float" || tiles >= 128 || p.k < 128)
     return {};
   // Chunks of at least 32 (two steps of 16: a prefetch overlaps one), as
@@ -329,12 +375,14 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
                                const GemmSplit &split) {
   std::string ct = glsl::computeType(p.elementType);
   bool isSplit = split.splits > 1;
-  unsigned threads = t.getNumThreads();
+  unsigned threads = t.getNumThreads(), groupThreads = t.getGroupThreads();
+  bool grouped = t.kGroups > 1;
+  unsigned stepK = t.getStepK();
   unsigned tx = t.bn / t.tn, ty = t.bm / t.tm;
   unsigned strideA = getStrideA(p, t), strideB = getStrideB(p, t);
   // Bounds checks only where a dimension does not divide into tiles.
   bool checkM = p.m % t.bm != 0, checkN = p.n % t.bn != 0,
-       checkK = p.k % t.bk != 0;
+       checkK = p.k % stepK != 0;
   // Float tiles with 4 x 4 outputs or more per thread read shared memory as
   // vec4s: a thread owns groups of 4 adjacent rows (columns), the groups
   // 4 * ty (4 * tx) apart. Otherwise a thread owns rows ty + i * ty and
@@ -354,8 +402,8 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     TileCopy copy;
     copy.name = isA ? "a" : "b";
     copy.isA = isA;
-    copy.rows = isA ? t.bm : t.bk;
-    copy.cols = isA ? t.bk : t.bn;
+    copy.rows = isA ? t.bm : stepK;
+    copy.cols = isA ? stepK : t.bn;
     copy.stride = isA ? strideA : strideB;
     copy.rowMajor = isA ? p.aRowMajor : p.bRowMajor;
     copy.width = (isA ? useVectorA(p, t) : useVectorB(p, t)) ? 4 : 1;
@@ -387,12 +435,15 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   else
     return {};
   if (sharedVectors) {
-    s += "shared vec4 As[" + std::to_string(t.bk * strideA / 4) + "];\n";
-    s += "shared vec4 Bs[" + std::to_string(t.bk * strideB / 4) + "];\n";
+    s += "shared vec4 As[" + std::to_string(stepK * strideA / 4) + "];\n";
+    s += "shared vec4 Bs[" + std::to_string(stepK * strideB / 4) + "];\n";
   } else {
-    s += "shared " + ct + " As[" + std::to_string(t.bk * strideA) + "];\n";
-    s += "shared " + ct + " Bs[" + std::to_string(t.bk * strideB) + "];\n";
+    s += "shared " + ct + " As[" + std::to_string(stepK * strideA) + "];\n";
+    s += "shared " + ct + " Bs[" + std::to_string(stepK * strideB) + "];\n";
   }
+  if (grouped)
+    s += "shared " + ct + " Cs[" + std::to_string(getReductionElements(t)) +
+         "];\n";
   s += p.functions;
   if (isSplit)
     s += "void storeC(uint row, uint col, float acc) { partial.d[pBase + row "
@@ -415,7 +466,14 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   }
   s += p.prologue;
   s += "  uint tid = gl_LocalInvocationID.x;\n";
-  s += "  uint tx = tid % " + u(tx) + ", ty = tid / " + u(tx) + ";\n";
+  if (grouped) {
+    // Thread `lt` of group `kg`; all threads copy the tiles together.
+    s += "  uint kg = tid / " + u(groupThreads) + ", lt = tid % " +
+         u(groupThreads) + ";\n";
+    s += "  uint tx = lt % " + u(tx) + ", ty = lt / " + u(tx) + ";\n";
+  } else {
+    s += "  uint tx = tid % " + u(tx) + ", ty = tid / " + u(tx) + ";\n";
+  }
   s += "  uint row0 = gl_WorkGroupID.y * " + u(t.bm) +
        ", col0 = gl_WorkGroupID.x * " + u(t.bn) + ";\n";
   // Accumulators are scalars named cI_J (rather than an array) so that they
@@ -431,14 +489,18 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   // (An empty k, where the result is all zeros, reads nothing.)
   if (p.k > 0)
     s += copyA.load(kBegin, ct) + copyB.load(kBegin, ct);
-  s += "  for (uint k0 = " + kBegin + "; k0 < " + kEnd + "; k0 += " + u(t.bk) +
+  s += "  for (uint k0 = " + kBegin + "; k0 < " + kEnd + "; k0 += " + u(stepK) +
        ") {\n";
   s += copyA.store("As") + copyB.store("Bs");
   s += "    barrier();\n";
-  s += "    if (k0 + " + u(t.bk) + " < " + kEnd + ") {\n" +
-       copyA.load("k0 + " + u(t.bk), ct) + copyB.load("k0 + " + u(t.bk), ct) +
+  s += "    if (k0 + " + u(stepK) + " < " + kEnd + ") {\n" +
+       copyA.load("k0 + " + u(stepK), ct) + copyB.load("k0 + " + u(stepK), ct) +
        "    }\n";
-  s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
+  if (grouped)
+    s += "    for (uint kk = kg * " + u(t.bk) + "; kk < kg * " + u(t.bk) +
+         " + " + u(t.bk) + "; ++kk) {\n";
+  else
+    s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
   if (sharedVectors) {
     for (unsigned i = 0; i < t.tm; i += 4)
       s += "      vec4 a" + std::to_string(i / 4) + " = As[kk * " +
@@ -469,13 +531,44 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   }
   s += "    }\n    barrier();\n  }\n";
 
+  auto acc = [](unsigned i, unsigned j) {
+    return (llvm::Twine("c") + llvm::Twine(i) + "_" + llvm::Twine(j)).str();
+  };
+  if (grouped) {
+    // Add the groups' sums as a tree of fixed shape (so the result does not
+    // depend on scheduling): in each round, the upper half of the groups
+    // left passes its sums through shared memory to the lower half, group
+    // g adding those of group g + half. Consecutive threads use
+    // consecutive words.
+    auto slot = [&](StringRef group, unsigned i, unsigned j) {
+      return "Cs[" + group.str() + " * " + u(uint64_t(t.bm) * t.bn) + " + " +
+             u((i * t.tn + j) * groupThreads) + " + lt]";
+    };
+    for (unsigned half = t.kGroups / 2; half >= 1; half /= 2) {
+      s += "  if (kg >= " + u(half) + " && kg < " + u(2 * half) + ") {\n";
+      for (unsigned i = 0; i < t.tm; ++i)
+        for (unsigned j = 0; j < t.tn; ++j)
+          s += "    " + slot("(kg - " + u(half) + ")", i, j) + " = " +
+               acc(i, j) + ";\n";
+      s += "  }\n  barrier();\n";
+      s += "  if (kg < " + u(half) + ") {\n";
+      for (unsigned i = 0; i < t.tm; ++i)
+        for (unsigned j = 0; j < t.tn; ++j)
+          s += "    " + acc(i, j) + " += " + slot("kg", i, j) + ";\n";
+      s += "  }\n";
+      if (half > 1)
+        s += "  barrier();\n";
+    }
+    // Group 0 stores.
+    s += "  if (kg == 0u) {\n";
+  }
+
   for (unsigned i = 0; i < t.tm; ++i) {
     s += "  {\n    uint r = row0 + " + rowOf(i) + ";\n";
     if (checkM)
       s += "    if (r < " + u(p.m) + ") {\n";
     for (unsigned j = 0; j < t.tn; ++j) {
-      std::string c =
-          (llvm::Twine("c") + llvm::Twine(i) + "_" + llvm::Twine(j)).str();
+      std::string c = acc(i, j);
       std::string col = "col0 + " + colOf(j);
       if (checkN)
         s += "    if (" + col + " < " + u(p.n) + ") ";
@@ -487,6 +580,8 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
       s += "    }\n";
     s += "  }\n";
   }
+  if (grouped)
+    s += "  }\n";
   s += "}\n";
   return s;
 }
@@ -525,6 +620,15 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
 
   GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
   GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
+  // A product whose tiles are small enough stays one dispatch, sharing k
+  // among the threads of a workgroup rather than among workgroups.
+  if (split.splits > 1) {
+    GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
+    if (grouped.kGroups > 1) {
+      tile = grouped;
+      split = {};
+    }
+  }
   std::array<uint64_t, 3> grid = {glsl::ceilDiv(problem.n, tile.bn),
                                   glsl::ceilDiv(problem.m, tile.bm),
                                   uint64_t(problem.batch) * split.splits};

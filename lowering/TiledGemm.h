@@ -23,10 +23,16 @@
 // Elementwise ops fused after the contraction (GemmEpilogue) run on each
 // result element before it is stored.
 //
-// Products with few output tiles and a long k split k among workgroups
-// (GemmSplit): partial sums go to a scratch tensor, and a second, small
-// kernel adds them in a fixed order and stores the result, epilogue
-// included.
+// Products with few output tiles and k of 128 or more share k. Where the
+// work of a whole output tile is small (chooseGemmKGroups), the threads of
+// one workgroup share it: groups of threads each sum every other slice of
+// k, and the groups' partial sums are added in shared memory in a fixed
+// order before the one store, so the product stays one dispatch (a
+// dispatch and its barrier cost about 3 us on a large GPU, more than such
+// a product takes). Otherwise (a long k over few tiles, such as a large
+// matrix-vector product) workgroups share k (GemmSplit): partial sums go
+// to a scratch tensor, and a second, small kernel adds them in a fixed
+// order and stores the result, epilogue included.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -39,11 +45,17 @@ namespace onyx::lowering {
 
 /// The blocking of one GEMM kernel: a workgroup computes bm x bn outputs
 /// with (bm / tm) * (bn / tn) threads of tm x tn outputs each, stepping bk
-/// along k.
+/// along k. With kGroups > 1, the workgroup holds that many such groups of
+/// threads: it steps kGroups * bk along k, group g summing the g-th slice
+/// of bk of each step, and adds the groups' sums before storing.
 struct GemmTile {
   unsigned bm, bn, bk, tm, tn;
+  unsigned kGroups = 1;
 
-  unsigned getNumThreads() const { return (bm / tm) * (bn / tn); }
+  unsigned getGroupThreads() const { return (bm / tm) * (bn / tn); }
+  unsigned getNumThreads() const { return getGroupThreads() * kGroups; }
+  /// How far along k one step of the workgroup goes.
+  unsigned getStepK() const { return bk * kGroups; }
 };
 
 /// A read-only buffer that storing a result reads besides the accumulator
@@ -123,6 +135,21 @@ struct GemmProblem {
 GemmTile chooseGemmTile(const GemmProblem &problem,
                         const gpu::TargetDesc &target);
 
+/// `tile` (the tile chooseGemmTile chose for `problem`, whose k would be
+/// split among workgroups) with k shared among groups of threads of each
+/// workgroup instead, if the cost rule accepts it; `tile` itself
+/// (kGroups = 1) if not. The rule: tiles are halved (the longer side, not
+/// below 8) while there are fewer than 32, and a workgroup may then do at
+/// most 2^18 multiply-adds (bm * bn * k: about 1 us of one multiprocessor)
+/// and read at most 256 KiB of operands ((bm + bn) * k elements: about
+/// what one multiprocessor reads in the 3 us a second dispatch and its
+/// barrier cost). Groups are of 32 threads, up to 256 threads in all, each
+/// group getting at least one step of k. A long k over few tiles (a 1 x
+/// 4096 x 4096 matrix-vector product reads 1 MiB per tile) is left to
+/// GemmSplit, which spreads it over many more workgroups.
+GemmTile chooseGemmKGroups(const GemmProblem &problem, const GemmTile &tile,
+                           const gpu::TargetDesc &target);
+
 /// How a product too small to fill a GPU shares k among workgroups: each
 /// of `splits` workgroups per output tile sums `chunk` (a multiple of bk)
 /// steps of k into a partial sum; a second kernel adds the partial sums of
@@ -145,15 +172,24 @@ GemmSplit chooseGemmSplit(const GemmProblem &problem, const GemmTile &tile,
 std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
                                const GemmSplit &split = {});
 
-/// Chooses the tile and the split, generates the kernels and dispatches
-/// them over the whole batch with `a` and `b` bound first, then the store
-/// inputs and the epilogue's, then the result, which it allocates and sets
-/// as the memory of `result` (or of the epilogue's). Fails with an error
+/// Chooses the tile and how k is shared (chooseGemmSplit, then
+/// chooseGemmKGroups for a product it splits), generates the kernels and
+/// dispatches them over the whole batch with `a` and `b` bound first, then the
+/// store inputs and the epilogue's, then the result, which it allocates and
+/// sets as the memory of `result` (or of the epilogue's). Fails with an error
 /// for an empty inner dimension (k = 0), whose operands are empty views
 /// that cannot be bound.
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
                            const GemmProblem &problem, Value a, Value b,
                            Value result);
+
+/// Whether `op` is a Transpose (of rank 2 or more) whose only reader is
+/// operand A or B of a MatMul, directly or through the argument of a fused
+/// body that only its contraction reads. Such a Transpose emits nothing
+/// (convert-onnx-to-gpu gives its result its input's memory) and the
+/// MatMul reads the input with the permuted strides, so a transposed
+/// operand is never materialized.
+bool isTransposeAbsorbed(Operation *op);
 
 /// Whether `op` is a contraction that lowers to the GEMM kernel and takes
 /// an epilogue (MatMul, Gemm, Conv).

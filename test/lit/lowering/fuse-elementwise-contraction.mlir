@@ -1,8 +1,8 @@
 // A MatMul, Gemm or Conv whose result only an elementwise tree reads, with
 // the tree's result shape, moves into the tree's onnx.FusedElementwise as
 // its first op: one kernel computes the product and applies the tree to
-// each element as it stores it (with a split k, in the kernel that adds the
-// partial sums). On lavapipe the results match the reference backend.
+// each element as it stores it (when workgroups split k, in the kernel that
+// adds the partial sums). On lavapipe the results match the reference backend.
 
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/fuse.mlir --split-input-file --target=lavapipe \
@@ -146,8 +146,32 @@ func.func @main(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>)
 
 // -----
 
-// With a split k, the kernel that adds the partial sums applies the tree:
-// Gemm's C first, then the residual and a Cast to f16.
+// When the groups of a workgroup share k, the first group applies the
+// tree as it stores, after the groups' sums are added: Gemm's C first,
+// then the residual and a Cast to f16; one dispatch.
+// KERNEL-LABEL: module
+// KERNEL: gpu.kernel @gemm(read, read, read, read, write) workgroup_size(256, 1, 1)
+// KERNEL-SAME: readonly buffer B2 { float d[]; } cIn;
+// KERNEL-SAME: readonly buffer B3 { float d[]; } e0;
+// KERNEL-SAME: writeonly buffer B4 { float16_t d[]; } y;
+// KERNEL-SAME: float x0 = e0.d[idx];
+// KERNEL-SAME: uint kg = tid / 32u, lt = tid % 32u;
+// KERNEL-SAME: if (kg == 0u) {
+// KERNEL-NOT: gpu.kernel
+// KERNEL: gpu.dispatch @gemm[8, 1, 1]
+// KERNEL-NOT: gpu.dispatch
+func.func @main(%x: tensor<8x512xf32>, %w: tensor<64x512xf32>, %c: tensor<64xf32>, %r: tensor<8x64xf32>) -> tensor<8x64xf16> {
+  %0 = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64} : (tensor<8x512xf32>, tensor<64x512xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %1 = "onnx.Add"(%0, %r) : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  %2 = "onnx.Cast"(%1) {to = f16} : (tensor<8x64xf32>) -> tensor<8x64xf16>
+  return %2 : tensor<8x64xf16>
+}
+
+// -----
+
+// With k split among workgroups (k = 8192 would have a workgroup of 8 x 8
+// outputs read 512 KiB), the kernel that adds the partial sums applies
+// the tree.
 // KERNEL-LABEL: module
 // KERNEL: gpu.kernel @gemm(read, read, write)
 // KERNEL-SAME: partial.d[pBase + row * 64u + col] = acc;
@@ -157,26 +181,47 @@ func.func @main(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>)
 // KERNEL-SAME: writeonly buffer B3 { float16_t d[]; } y;
 // KERNEL-SAME: float x0 = e0.d[idx];
 // KERNEL-SAME: storeC(rc / 64u, rc % 64u, acc);
-// KERNEL: gpu.dispatch @gemm[1, 1, 16]
+// KERNEL: gpu.dispatch @gemm[1, 1, 256]
 // KERNEL: gpu.dispatch @gemm_reduce[2, 1, 1]
-func.func @main(%x: tensor<8x512xf32>, %w: tensor<64x512xf32>, %c: tensor<64xf32>, %r: tensor<8x64xf32>) -> tensor<8x64xf16> {
-  %0 = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64} : (tensor<8x512xf32>, tensor<64x512xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+func.func @main(%x: tensor<8x8192xf32>, %w: tensor<64x8192xf32>, %c: tensor<64xf32>, %r: tensor<8x64xf32>) -> tensor<8x64xf16> {
+  %0 = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64} : (tensor<8x8192xf32>, tensor<64x8192xf32>, tensor<64xf32>) -> tensor<8x64xf32>
   %1 = "onnx.Add"(%0, %r) : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
   %2 = "onnx.Cast"(%1) {to = f16} : (tensor<8x64xf32>) -> tensor<8x64xf16>
   return %2 : tensor<8x64xf16>
 }
 
+// -----
+
+// A Transpose that only the contraction of a fused body reads (through a
+// body argument nothing else reads) is absorbed too: attention's scores
+// q k^T scaled as they are stored, with k transposed in place.
+// KERNEL-LABEL: module
+// KERNEL-NOT: @transpose
+// KERNEL: gpu.kernel @matmul(read, read, write)
+// KERNEL-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 128u + k) / 4u]; }
+// KERNEL: gpu.dispatch @matmul[1, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) : !gpu.view<1x4x16x32xf32>, !gpu.view<1x16x4x32xf32>, !gpu.view<1x4x16x16xf32>
+// KERNEL-NOT: gpu.dispatch
+func.func @main(%q: tensor<1x4x16x32xf32>, %k: tensor<1x16x4x32xf32>) -> tensor<1x4x16x16xf32> {
+  %kt = "onnx.Transpose"(%k) {perm = [0, 2, 3, 1]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x32x16xf32>
+  %0 = "onnx.MatMul"(%q, %kt) : (tensor<1x4x16x32xf32>, tensor<1x4x32x16xf32>) -> tensor<1x4x16x16xf32>
+  %s = onnx.Constant dense<0.25> : tensor<f32>
+  %1 = "onnx.Mul"(%0, %s) : (tensor<1x4x16x16xf32>, tensor<f32>) -> tensor<1x4x16x16xf32>
+  return %1 : tensor<1x4x16x16xf32>
+}
+
 //--- run.mlir
 
 // Operands of sines and cosines of ranges (so that nothing folds and every
-// element differs): a linear layer with bias and Relu whose k is split, a
-// product with edges and a residual, Gemm with SiLU (the product read
-// twice by the tree), and a padded Conv with Relu.
+// element differs): a linear layer with bias and Relu whose k the groups
+// of a workgroup share, a product with edges and a residual, Gemm with
+// SiLU (the product read twice by the tree), a padded Conv with Relu, and
+// attention's scaled scores with both operands transposed in place.
 // VK: output 0 vs ref: {{.*}}: PASS
 // VK: output 1 vs ref: {{.*}}: PASS
 // VK: output 2 vs ref: {{.*}}: PASS
 // VK: output 3 vs ref: {{.*}}: PASS
-func.func @main(%z: tensor<1xf32>) -> (tensor<8x64xf32>, tensor<37x33xf32>, tensor<8x24xf32>, tensor<1x4x8x8xf32>) {
+// VK: output 4 vs ref: {{.*}}: PASS
+func.func @main(%z: tensor<1xf32>) -> (tensor<8x64xf32>, tensor<37x33xf32>, tensor<8x24xf32>, tensor<1x4x8x8xf32>, tensor<1x4x16x16xf32>) {
   %c0 = onnx.Constant dense<0.0> : tensor<f32>
   %c1 = onnx.Constant dense<1.0> : tensor<f32>
   %n1 = onnx.Constant dense<16384.0> : tensor<f32>
@@ -235,5 +280,15 @@ func.func @main(%z: tensor<1xf32>) -> (tensor<8x64xf32>, tensor<37x33xf32>, tens
   %cb = "onnx.Slice"(%u2, %s2048, %e4) : (tensor<16384xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xf32>
   %cv = "onnx.Conv"(%cx, %cw, %cb) {pads = [1, 1, 1, 1]} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
   %y3 = "onnx.Relu"(%cv) : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
-  return %y0, %y1, %y2, %y3 : tensor<8x64xf32>, tensor<37x33xf32>, tensor<8x24xf32>, tensor<1x4x8x8xf32>
+
+  %s1x16x4x32 = onnx.Constant dense<[1, 16, 4, 32]> : tensor<4xi64>
+  %q = "onnx.Reshape"(%x2048, %s1x16x4x32) : (tensor<2048xf32>, tensor<4xi64>) -> tensor<1x16x4x32xf32>
+  %p7 = "onnx.Slice"(%u1, %s2048, %e2048) : (tensor<16384xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2048xf32>
+  %k = "onnx.Reshape"(%p7, %s1x16x4x32) : (tensor<2048xf32>, tensor<4xi64>) -> tensor<1x16x4x32xf32>
+  %qt = "onnx.Transpose"(%q) {perm = [0, 2, 1, 3]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x16x32xf32>
+  %kt = "onnx.Transpose"(%k) {perm = [0, 2, 3, 1]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x32x16xf32>
+  %sc = "onnx.MatMul"(%qt, %kt) : (tensor<1x4x16x32xf32>, tensor<1x4x32x16xf32>) -> tensor<1x4x16x16xf32>
+  %scale = onnx.Constant dense<0.25> : tensor<f32>
+  %y4 = "onnx.Mul"(%sc, %scale) : (tensor<1x4x16x16xf32>, tensor<f32>) -> tensor<1x4x16x16xf32>
+  return %y0, %y1, %y2, %y3, %y4 : tensor<8x64xf32>, tensor<37x33xf32>, tensor<8x24xf32>, tensor<1x4x8x8xf32>, tensor<1x4x16x16xf32>
 }

@@ -13,6 +13,12 @@
 // RUN:   --convert-onnx-to-gpu --verify-diagnostics
 // RUN: onyx-run %t/run.mlir --validate --check --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=VK
+// RUN: onyx-opt %t/transposed.mlir --split-input-file --target=lavapipe \
+// RUN:   --convert-onnx-to-gpu | FileCheck %s --check-prefix=TR
+// RUN: onyx-run %t/transposed-run.mlir --validate --check --input=1xf32=0 \
+// RUN:   | FileCheck %s --check-prefix=TRVK
+// RUN: onyx-run %t/grouped-run.mlir --validate --check --input=1xf32=0 \
+// RUN:   | FileCheck %s --check-prefix=GRVK
 // RUN: onyx-run %t/types.mlir --validate --check --input=2x3xi8=1,2,3,4,5,6 \
 // RUN:   --input=3x4xi8=1,2,3,4,5,6,7,8,9,10,11,12 --input=2x3xf16=1,2,3,4,5,6 \
 // RUN:   --input=3x4xf16=1,2,3,4,5,6,7,8,9,10,11,12 | FileCheck %s --check-prefix=TYPES
@@ -97,29 +103,32 @@ func.func @main(%a: tensor<2x1x5x7xf32>, %b: tensor<3x7x4xf32>) -> tensor<2x3x5x
 // -----
 
 // When only A has a batch, its matrices are stacked into one product of
-// 64 rows: a linear layer of a transformer. Its 3 tiles are too few to fill
-// a GPU, so 4 workgroups per tile share k = 128, each writing the partial
-// sums of 32 steps; a second kernel adds them in order and stores.
+// 64 rows: a linear layer of a transformer. Its 64 x 128 tiles would be too
+// few to fill a GPU, but a tile is little work, so the product stays one
+// dispatch: 48 tiles of 16 x 32, each workgroup 8 groups of 32 threads
+// (4 x 4 outputs each), group g summing the g-th 16 of each step of 128
+// along k. Groups 4-7 pass their sums to groups 0-3 through shared memory,
+// then 2-3 to 0-1, then 1 to 0, which stores.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: writeonly buffer B2 { float d[]; } partial;
-// CHECK-SAME: void storeC(uint row, uint col, float acc) { partial.d[pBase + row * 384u + col] = acc; }
-// CHECK-SAME: uint z = gl_WorkGroupID.z / 4u, split = gl_WorkGroupID.z % 4u;
-// CHECK-SAME: pBase = gl_WorkGroupID.z * 24576u;
-// CHECK-SAME: uint kBegin = split * 32u, kEnd = min(kBegin + 32u, 128u);
-// CHECK-SAME: aBase = 0u; bBase = 0u; yBase = 0u;
-// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 128u;
-// CHECK-SAME: for (uint k0 = kBegin; k0 < kEnd; k0 += 16u)
-// CHECK-SAME: if (k0 + 16u < kEnd)
-// CHECK: gpu.kernel @matmul_reduce(read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: void storeC(uint row, uint col, float acc) { uint idx = yBase + row * 384u + col; float v = acc; y.d[idx] = v; }
-// CHECK-SAME: uint pi = z * 98304u + rc;
-// CHECK-SAME: for (uint s = 1u; s < 4u; ++s)
-// CHECK-SAME: acc += partial.d[pi + s * 24576u];
-// CHECK-SAME: storeC(rc / 384u, rc % 384u, acc);
-// CHECK: gpu.dispatch @matmul[3, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %[[P:[0-9]+]])
-// CHECK-SAME: !gpu.view<98304xf32>
-// CHECK: gpu.dispatch @matmul_reduce[96, 1, 1](%[[P]], %{{[^,]+}})
+// CHECK-SAME: shared float Cs[2048];
+// CHECK-SAME: aBase = 0u; bBase = 0u; yBase = 0u;
+// CHECK-SAME: uint kg = tid / 32u, lt = tid % 32u;
+// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 16u, col0 = gl_WorkGroupID.x * 32u;
+// CHECK-SAME: for (uint k0 = 0u; k0 < 128u; k0 += 128u)
+// CHECK-SAME: for (uint kk = kg * 16u; kk < kg * 16u + 16u; ++kk)
+// CHECK-SAME: if (kg >= 4u && kg < 8u) {
+// CHECK-SAME: Cs[(kg - 4u) * 512u + 480u + lt] = c3_3;
+// CHECK-SAME: barrier();
+// CHECK-SAME: if (kg < 4u) {
+// CHECK-SAME: c3_3 += Cs[kg * 512u + 480u + lt];
+// CHECK-SAME: if (kg >= 1u && kg < 2u) {
+// CHECK-SAME: if (kg == 0u) {
+// CHECK-SAME: storeC(r, col0 + tx * 4u + 3u, c3_3);
+// CHECK-NOT: matmul_reduce
+// CHECK: gpu.dispatch @matmul[12, 4, 1]
+// CHECK-NOT: gpu.dispatch
 func.func @main(%a: tensor<4x16x128xf32>, %b: tensor<128x384xf32>) -> tensor<4x16x384xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<4x16x128xf32>, tensor<128x384xf32>) -> tensor<4x16x384xf32>
   return %0 : tensor<4x16x384xf32>
@@ -127,17 +136,34 @@ func.func @main(%a: tensor<4x16x128xf32>, %b: tensor<128x384xf32>) -> tensor<4x1
 
 // -----
 
-// A vector times a matrix: one row per tile, 64 columns, one per thread;
-// 8 workgroups per tile share k.
+// A vector times a matrix: one row per tile, 32 columns, one per thread;
+// 8 groups of a workgroup share k = 256 in one dispatch.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1)
-// CHECK-SAME: shared float As[16];
-// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 1u, col0 = gl_WorkGroupID.x * 64u;
-// CHECK: gpu.dispatch @matmul[16, 1, 8]
-// CHECK: gpu.dispatch @matmul_reduce[4, 1, 1]
+// CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: shared float As[128];
+// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 1u, col0 = gl_WorkGroupID.x * 32u;
+// CHECK-NOT: matmul_reduce
+// CHECK: gpu.dispatch @matmul[32, 1, 1]
+// CHECK-NOT: gpu.dispatch
 func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<256xf32>, tensor<256x1000xf32>) -> tensor<1000xf32>
   return %0 : tensor<1000xf32>
+}
+
+// -----
+
+// A long k over few tiles: a workgroup per 64 columns would read 1 MiB of
+// the matrix, so 16 workgroups per tile share k = 4096 in chunks of 256,
+// and a second kernel adds their partial sums.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1)
+// CHECK-SAME: uint kBegin = split * 256u, kEnd = min(kBegin + 256u, 4096u);
+// CHECK: gpu.kernel @matmul_reduce(read, write)
+// CHECK: gpu.dispatch @matmul[64, 1, 16]
+// CHECK: gpu.dispatch @matmul_reduce[16, 1, 1]
+func.func @main(%a: tensor<4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<4096xf32>, tensor<4096x4096xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
 }
 
 // -----
@@ -158,16 +184,17 @@ func.func @main(%a: tensor<29x45xf32>, %b: tensor<38x29xf32>, %c: tensor<38xf32>
 // -----
 
 // A linear layer of batch 8 (transB = 1, the weights as PyTorch stores
-// them): 8 rows per tile, read as vec4 along k; 8 tiles share k = 256 in
-// chunks of 32, and the reduction stores; with beta = 0, C is not bound.
+// them): 32 tiles of 8 x 16, read as vec4 along k; 8 groups of each
+// workgroup share k = 256, in one dispatch; with beta = 0, C is not bound.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @gemm(read, read, write) workgroup_size(64, 1, 1)
-// CHECK-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 256u + k) / 4u]; }
-// CHECK: gpu.kernel @gemm_reduce(read, write)
+// CHECK: gpu.kernel @gemm(read, read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: void storeC(uint row, uint col, float acc) { uint idx = row * 512u + col; float v = acc; y.d[idx] = v; }
+// CHECK-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 256u + k) / 4u]; }
+// CHECK-SAME: uint kg = tid / 32u, lt = tid % 32u;
+// CHECK-NOT: gemm_reduce
 // CHECK: gpu.weight
-// CHECK: gpu.dispatch @gemm[8, 1, 8](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) :
-// CHECK: gpu.dispatch @gemm_reduce[16, 1, 1](%{{[^,]+}}, %{{[^,]+}}) :
+// CHECK: gpu.dispatch @gemm[32, 1, 1](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) :
+// CHECK-NOT: gpu.dispatch
 func.func @main(%a: tensor<8x256xf32>, %c: tensor<8x512xf32>) -> tensor<8x512xf32> {
   %w = onnx.Constant dense<0.5> : tensor<512x256xf32>
   %0 = "onnx.Gemm"(%a, %w, %c) {transB = 1 : si64, beta = 0.0 : f32} : (tensor<8x256xf32>, tensor<512x256xf32>, tensor<8x512xf32>) -> tensor<8x512xf32>
@@ -184,6 +211,155 @@ func.func @main(%a: tensor<8x256xf32>, %c: tensor<8x512xf32>) -> tensor<8x512xf3
 func.func @main(%a: tensor<6x5xi32>, %b: tensor<5x4xi32>) -> tensor<6x4xi32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<6x5xi32>, tensor<5x4xi32>) -> tensor<6x4xi32>
   return %0 : tensor<6x4xi32>
+}
+
+//--- transposed.mlir
+
+// A Transpose that only a MatMul reads is not materialized: the MatMul
+// binds the Transpose's input and reads it through the permuted strides.
+// Attention's q (perm [0, 2, 1, 3]) and k transposed for q k^T (perm
+// [0, 2, 3, 1]): both contiguous along k, so both read as vec4; only
+// the head dimension of the batch moves them.
+// TR-LABEL: module
+// TR-NOT: @transpose
+// TR: gpu.kernel @matmul(read, read, write)
+// TR-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 128u + k) / 4u]; }
+// TR-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 128u + k) / 4u]; }
+// TR-SAME: aBase = bz1 * 32u;
+// TR-SAME: bBase = bz1 * 32u;
+// TR: gpu.dispatch @matmul[1, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) : !gpu.view<1x16x4x32xf32>, !gpu.view<1x16x4x32xf32>, !gpu.view<1x4x16x16xf32>
+// TR-NOT: gpu.dispatch
+func.func @main(%q: tensor<1x16x4x32xf32>, %k: tensor<1x16x4x32xf32>) -> tensor<1x4x16x16xf32> {
+  %qt = "onnx.Transpose"(%q) {perm = [0, 2, 1, 3]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x16x32xf32>
+  %kt = "onnx.Transpose"(%k) {perm = [0, 2, 3, 1]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x32x16xf32>
+  %0 = "onnx.MatMul"(%qt, %kt) : (tensor<1x4x16x32xf32>, tensor<1x4x32x16xf32>) -> tensor<1x4x16x16xf32>
+  return %0 : tensor<1x4x16x16xf32>
+}
+
+// -----
+
+// Neither dimension of the matrix contiguous: scalar loads with both
+// strides, the batch coordinate stepping one element.
+// TR-LABEL: module
+// TR-NOT: @transpose
+// TR: float loadA(uint row, uint k) { return a.d[aBase + row * 48u + k * 8u]; }
+// TR-SAME: aBase = bz0 * 1u;
+// TR: gpu.dispatch @matmul[1, 1, 8]
+func.func @main(%x: tensor<4x6x8xf32>, %b: tensor<8x6x5xf32>) -> tensor<8x4x5xf32> {
+  %t = "onnx.Transpose"(%x) {perm = [2, 0, 1]} : (tensor<4x6x8xf32>) -> tensor<8x4x6xf32>
+  %0 = "onnx.MatMul"(%t, %b) : (tensor<8x4x6xf32>, tensor<8x6x5xf32>) -> tensor<8x4x5xf32>
+  return %0 : tensor<8x4x5xf32>
+}
+
+// -----
+
+// A's batch no longer steps through memory as its rows do, so its matrices
+// do not stack into one: a batch of products sharing B.
+// TR-LABEL: module
+// TR: aBase = bz0 * 64u;
+// TR-SAME: bBase = 0u;
+// TR: gpu.dispatch @matmul[1, 1, 16]
+func.func @main(%x: tensor<3x16x64xf32>, %w: tensor<64x16xf32>) -> tensor<16x3x16xf32> {
+  %t = "onnx.Transpose"(%x) {perm = [1, 0, 2]} : (tensor<3x16x64xf32>) -> tensor<16x3x64xf32>
+  %0 = "onnx.MatMul"(%t, %w) : (tensor<16x3x64xf32>, tensor<64x16xf32>) -> tensor<16x3x16xf32>
+  return %0 : tensor<16x3x16xf32>
+}
+
+// -----
+
+// A Transpose with another reader is materialized once, and the MatMul
+// reads the result as usual.
+// TR-LABEL: module
+// TR: gpu.dispatch @transpose
+// TR: gpu.dispatch @matmul
+func.func @main(%x: tensor<4x6x8xf32>, %b: tensor<8x6x5xf32>) -> (tensor<8x4x5xf32>, tensor<8x4x6xf32>) {
+  %t = "onnx.Transpose"(%x) {perm = [2, 0, 1]} : (tensor<4x6x8xf32>) -> tensor<8x4x6xf32>
+  %0 = "onnx.MatMul"(%t, %b) : (tensor<8x4x6xf32>, tensor<8x6x5xf32>) -> tensor<8x4x5xf32>
+  return %0, %t : tensor<8x4x5xf32>, tensor<8x4x6xf32>
+}
+
+//--- transposed-run.mlir
+
+// The transposed operands above on lavapipe, against the reference.
+// TRVK: output 0 vs ref: {{.*}}: PASS
+// TRVK: output 1 vs ref: {{.*}}: PASS
+// TRVK: output 2 vs ref: {{.*}}: PASS
+func.func @main(%z: tensor<1xf32>) -> (tensor<1x4x16x16xf32>, tensor<8x4x5xf32>, tensor<16x3x16xf32>) {
+  %c0 = onnx.Constant dense<0.0> : tensor<f32>
+  %c1 = onnx.Constant dense<1.0> : tensor<f32>
+  %n1 = onnx.Constant dense<3072.0> : tensor<f32>
+  %r = "onnx.Range"(%c0, %n1, %c1) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3072xf32>
+  %sn = "onnx.Sin"(%r) : (tensor<3072xf32>) -> tensor<3072xf32>
+  %s = "onnx.Add"(%sn, %z) : (tensor<3072xf32>, tensor<1xf32>) -> tensor<3072xf32>
+  %cs = "onnx.Cos"(%r) : (tensor<3072xf32>) -> tensor<3072xf32>
+  %c = "onnx.Add"(%cs, %z) : (tensor<3072xf32>, tensor<1xf32>) -> tensor<3072xf32>
+  %b0 = onnx.Constant dense<[0]> : tensor<1xi64>
+
+  %e2048 = onnx.Constant dense<[2048]> : tensor<1xi64>
+  %sh4 = onnx.Constant dense<[1, 16, 4, 32]> : tensor<4xi64>
+  %p1 = "onnx.Slice"(%s, %b0, %e2048) : (tensor<3072xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2048xf32>
+  %q = "onnx.Reshape"(%p1, %sh4) : (tensor<2048xf32>, tensor<4xi64>) -> tensor<1x16x4x32xf32>
+  %p2 = "onnx.Slice"(%c, %b0, %e2048) : (tensor<3072xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2048xf32>
+  %k = "onnx.Reshape"(%p2, %sh4) : (tensor<2048xf32>, tensor<4xi64>) -> tensor<1x16x4x32xf32>
+  %qt = "onnx.Transpose"(%q) {perm = [0, 2, 1, 3]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x16x32xf32>
+  %kt = "onnx.Transpose"(%k) {perm = [0, 2, 3, 1]} : (tensor<1x16x4x32xf32>) -> tensor<1x4x32x16xf32>
+  %y0 = "onnx.MatMul"(%qt, %kt) : (tensor<1x4x16x32xf32>, tensor<1x4x32x16xf32>) -> tensor<1x4x16x16xf32>
+
+  %e192 = onnx.Constant dense<[192]> : tensor<1xi64>
+  %e240 = onnx.Constant dense<[240]> : tensor<1xi64>
+  %sh3 = onnx.Constant dense<[4, 6, 8]> : tensor<3xi64>
+  %shb = onnx.Constant dense<[8, 6, 5]> : tensor<3xi64>
+  %p3 = "onnx.Slice"(%s, %b0, %e192) : (tensor<3072xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<192xf32>
+  %x = "onnx.Reshape"(%p3, %sh3) : (tensor<192xf32>, tensor<3xi64>) -> tensor<4x6x8xf32>
+  %p4 = "onnx.Slice"(%c, %b0, %e240) : (tensor<3072xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<240xf32>
+  %b = "onnx.Reshape"(%p4, %shb) : (tensor<240xf32>, tensor<3xi64>) -> tensor<8x6x5xf32>
+  %t = "onnx.Transpose"(%x) {perm = [2, 0, 1]} : (tensor<4x6x8xf32>) -> tensor<8x4x6xf32>
+  %y1 = "onnx.MatMul"(%t, %b) : (tensor<8x4x6xf32>, tensor<8x6x5xf32>) -> tensor<8x4x5xf32>
+
+  %e3072 = onnx.Constant dense<[3072]> : tensor<1xi64>
+  %e1024 = onnx.Constant dense<[1024]> : tensor<1xi64>
+  %shx = onnx.Constant dense<[3, 16, 64]> : tensor<3xi64>
+  %shw = onnx.Constant dense<[64, 16]> : tensor<2xi64>
+  %x2 = "onnx.Reshape"(%c, %shx) : (tensor<3072xf32>, tensor<3xi64>) -> tensor<3x16x64xf32>
+  %p5 = "onnx.Slice"(%s, %b0, %e1024) : (tensor<3072xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<1024xf32>
+  %w = "onnx.Reshape"(%p5, %shw) : (tensor<1024xf32>, tensor<2xi64>) -> tensor<64x16xf32>
+  %t2 = "onnx.Transpose"(%x2) {perm = [1, 0, 2]} : (tensor<3x16x64xf32>) -> tensor<16x3x64xf32>
+  %y2 = "onnx.MatMul"(%t2, %w) : (tensor<16x3x64xf32>, tensor<64x16xf32>) -> tensor<16x3x16xf32>
+  return %y0, %y1, %y2 : tensor<1x4x16x16xf32>, tensor<8x4x5xf32>, tensor<16x3x16xf32>
+}
+
+//--- grouped-run.mlir
+
+// Products whose k the groups of a workgroup share, on lavapipe against the
+// reference: edges on every side and a k (200) that is not a multiple of
+// the workgroup's step (128); a vector times a matrix.
+// GRVK: output 0 vs ref: {{.*}}: PASS
+// GRVK: output 1 vs ref: {{.*}}: PASS
+func.func @main(%z: tensor<1xf32>) -> (tensor<10x33xf32>, tensor<1000xf32>) {
+  %c0 = onnx.Constant dense<0.0> : tensor<f32>
+  %c1 = onnx.Constant dense<1.0> : tensor<f32>
+  %n1 = onnx.Constant dense<256000.0> : tensor<f32>
+  %r = "onnx.Range"(%c0, %n1, %c1) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<256000xf32>
+  %sn = "onnx.Sin"(%r) : (tensor<256000xf32>) -> tensor<256000xf32>
+  %s = "onnx.Add"(%sn, %z) : (tensor<256000xf32>, tensor<1xf32>) -> tensor<256000xf32>
+  %b0 = onnx.Constant dense<[0]> : tensor<1xi64>
+  %e2000 = onnx.Constant dense<[2000]> : tensor<1xi64>
+  %e6600 = onnx.Constant dense<[6600]> : tensor<1xi64>
+  %e256 = onnx.Constant dense<[256]> : tensor<1xi64>
+  %sha = onnx.Constant dense<[10, 200]> : tensor<2xi64>
+  %shb = onnx.Constant dense<[200, 33]> : tensor<2xi64>
+  %shm = onnx.Constant dense<[256, 1000]> : tensor<2xi64>
+  %p1 = "onnx.Slice"(%s, %b0, %e2000) : (tensor<256000xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2000xf32>
+  %a = "onnx.Reshape"(%p1, %sha) : (tensor<2000xf32>, tensor<2xi64>) -> tensor<10x200xf32>
+  %cs = "onnx.Cos"(%r) : (tensor<256000xf32>) -> tensor<256000xf32>
+  %c = "onnx.Add"(%cs, %z) : (tensor<256000xf32>, tensor<1xf32>) -> tensor<256000xf32>
+  %p2 = "onnx.Slice"(%c, %b0, %e6600) : (tensor<256000xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<6600xf32>
+  %b = "onnx.Reshape"(%p2, %shb) : (tensor<6600xf32>, tensor<2xi64>) -> tensor<200x33xf32>
+  %y0 = "onnx.MatMul"(%a, %b) : (tensor<10x200xf32>, tensor<200x33xf32>) -> tensor<10x33xf32>
+  %v = "onnx.Slice"(%c, %b0, %e256) : (tensor<256000xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<256xf32>
+  %m = "onnx.Reshape"(%s, %shm) : (tensor<256000xf32>, tensor<2xi64>) -> tensor<256x1000xf32>
+  %y1 = "onnx.MatMul"(%v, %m) : (tensor<256xf32>, tensor<256x1000xf32>) -> tensor<1000xf32>
+  return %y0, %y1 : tensor<10x33xf32>, tensor<1000xf32>
 }
 
 //--- minimum.mlir
