@@ -51,8 +51,7 @@ private:
   PassStatistic numDispatches{this, "num-dispatches", "Dispatches emitted"};
 };
 
-LogicalResult ConvertOnnxToGpu::convertOp(Operation *op,
-                                          LoweringContext &ctx) {
+LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   StringRef name = op->getName().getStringRef();
   ctx.beginOp(op);
   if (name == "onnx.Constant" || name == "onnx.NoValue")
@@ -78,6 +77,35 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op,
     if (!view)
       return failure();
     ctx.setResult(op->getResult(0), view);
+    return success();
+  }
+  // A Split only MatMuls read (isSplitAbsorbed) is not materialized
+  // either: its results, and reshapes of them, name the whole input's
+  // memory, which the MatMuls read as windows.
+  if (isSplitAbsorbed(op)) {
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    for (Value result : op->getResults())
+      ctx.setResult(result, view);
+    return success();
+  }
+  if (isAlias(name) && isSplitWindow(op->getResult(0))) {
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0), view);
+    return success();
+  }
+  // A Transpose of a MatMul's result that the MatMul already stored
+  // permuted (isTransposeWrittenByMatMul) names that memory.
+  if (isTransposeWrittenByMatMul(op)) {
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0),
+                  ctx.reinterpret(view, cast<RankedTensorType>(
+                                            op->getResult(0).getType())));
     return success();
   }
   if (isAlias(name)) {
@@ -127,10 +155,9 @@ LogicalResult ConvertOnnxToGpu::convertFunction(FuncOp func,
                                 << " is not a tensor the GPU can take";
     if (arg.use_empty())
       continue;
-    Value view = builder
-                     .create<gpu::AllocOp>(func->getLoc(),
-                                           gpu::ViewType::get(type))
-                     ->getResult(0);
+    Value view =
+        builder.create<gpu::AllocOp>(func->getLoc(), gpu::ViewType::get(type))
+            ->getResult(0);
     builder.create<gpu::UploadOp>(func->getLoc(), arg, view);
     ctx.map(arg, view);
   }

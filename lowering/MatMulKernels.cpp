@@ -145,26 +145,170 @@ SmallVector<int64_t> getPermutation(Operation *transpose) {
   return perm;
 }
 
-/// The strides, in the memory its view holds, of MatMul operand `i` of
-/// (promoted) shape `shape`: row-major, or for an absorbed Transpose's
-/// result (through a fused body's argument too), its input's strides
-/// permuted.
-SmallVector<int64_t> getOperandStrides(Operation *op, unsigned i,
-                                       ArrayRef<int64_t> shape) {
+/// Ops whose result is their operand's elements in the same order with
+/// another shape.
+bool isReshapeLike(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name == "onnx.Reshape" || name == "onnx.Flatten" ||
+         name == "onnx.Squeeze" || name == "onnx.Unsqueeze" ||
+         name == "onnx.Identity";
+}
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+/// Where the elements of a tensor lie in the memory its view holds:
+/// element i is at base + sum(i[d] * strides[d]).
+struct StridedLayout {
+  int64_t base = 0;
+  SmallVector<int64_t> strides;
+};
+
+/// The strides of `newShape` over the elements of `oldShape` laid out with
+/// `oldStrides` (numpy's reshape without a copy): dimensions are grouped
+/// into runs of equal product, and each old run must be contiguous in
+/// itself. None if the reshape would need a copy.
+std::optional<SmallVector<int64_t>> reshapeStrides(ArrayRef<int64_t> oldShape,
+                                                   ArrayRef<int64_t> oldStrides,
+                                                   ArrayRef<int64_t> newShape) {
+  SmallVector<int64_t> shape, strides;
+  for (size_t d = 0; d < oldShape.size(); ++d)
+    if (oldShape[d] != 1) {
+      shape.push_back(oldShape[d]);
+      strides.push_back(oldStrides[d]);
+    }
+  SmallVector<int64_t> result(newShape.size(), 1);
+  size_t oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < newShape.size() && oi < shape.size()) {
+    int64_t np = newShape[ni], op = shape[oi];
+    while (np != op) {
+      if (np < op) {
+        if (nj == newShape.size())
+          return std::nullopt;
+        np *= newShape[nj++];
+      } else {
+        if (oj == shape.size())
+          return std::nullopt;
+        op *= shape[oj++];
+      }
+    }
+    for (size_t ok = oi; ok + 1 < oj; ++ok)
+      if (strides[ok] != shape[ok + 1] * strides[ok + 1])
+        return std::nullopt;
+    result[nj - 1] = strides[oj - 1];
+    for (size_t nk = nj - 1; nk > ni; --nk)
+      result[nk - 1] = result[nk] * newShape[nk];
+    ni = nj++;
+    oi = oj++;
+  }
+  return result;
+}
+
+/// Whether `use` is operand A or B (of rank 2 or more) of a MatMul lowered
+/// to the GEMM kernel, directly or through the argument of a fused body
+/// that only its contraction reads.
+bool isMatMulOperandUse(OpOperand &operand) {
+  OpOperand *use = &operand;
+  Operation *user = use->getOwner();
+  unsigned index = use->getOperandNumber();
+  if (user->getName().getStringRef() == onnx::kFusedElementwiseName) {
+    // The contraction first in the body (after cloned constants) must be
+    // the argument's only reader.
+    Block &body = user->getRegion(0).front();
+    BlockArgument arg = body.getArgument(index);
+    if (!arg.hasOneUse())
+      return false;
+    use = &*arg.getUses().begin();
+    user = use->getOwner();
+    index = use->getOperandNumber();
+    auto first = llvm::find_if(
+        body, [](Operation &inner) { return inner.getNumOperands() != 0; });
+    if (first == body.end() || &*first != user)
+      return false;
+  }
+  return user->getName().getStringRef() == "onnx.MatMul" && index < 2 &&
+         shapeOf(use->get()).size() >= 2 && isGemmContraction(user);
+}
+
+/// Whether every reader of `value`, laid out with `strides`, reads it as a
+/// MatMul operand: directly, through an absorbed Transpose (any strides
+/// permute), or through a reshape whose strides compose.
+bool isReadOnlyByMatMuls(Value value, ArrayRef<int64_t> strides) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isTransposeAbsorbed(user) || isMatMulOperandUse(use))
+      continue;
+    if (!isReshapeLike(user) || use.getOperandNumber() != 0)
+      return false;
+    Value result = user->getResult(0);
+    std::optional<SmallVector<int64_t>> next =
+        reshapeStrides(shapeOf(value), strides, shapeOf(result));
+    if (!next || !isReadOnlyByMatMuls(result, *next))
+      return false;
+  }
+  return true;
+}
+
+/// Result `i` of Split `split` as a window of its input: the offset of its
+/// first element and the input's strides.
+StridedLayout getSplitWindow(Operation *split, unsigned i) {
+  ArrayRef<int64_t> inShape = shapeOf(split->getOperand(0));
+  int64_t axis = onnx::OpAttrs(split).getInt("axis");
+  if (axis < 0)
+    axis += inShape.size();
+  StridedLayout layout;
+  layout.strides = glsl::strides(inShape);
+  for (unsigned r = 0; r < i; ++r)
+    layout.base += shapeOf(split->getResult(r))[axis] * layout.strides[axis];
+  return layout;
+}
+
+/// Where the elements of `value`, an operand a MatMul reads, lie in the
+/// memory its view holds: row-major, a window of an absorbed Split, an
+/// absorbed Transpose's input permuted, or a reshape of such a window.
+StridedLayout getLayout(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (def && isTransposeAbsorbed(def)) {
+    StridedLayout input = getLayout(def->getOperand(0));
+    StridedLayout layout{input.base, {}};
+    for (int64_t d : getPermutation(def))
+      layout.strides.push_back(input.strides[d]);
+    return layout;
+  }
+  if (def && isReshapeLike(def) && isSplitWindow(def->getOperand(0))) {
+    // isSplitAbsorbed checked that the strides compose.
+    StridedLayout input = getLayout(def->getOperand(0));
+    return {input.base, *reshapeStrides(shapeOf(def->getOperand(0)),
+                                        input.strides, shapeOf(value))};
+  }
+  if (def && isSplitAbsorbed(def))
+    return getSplitWindow(def, cast<OpResult>(value).getResultNumber());
+  return {0, glsl::strides(shapeOf(value))};
+}
+
+/// The layout of MatMul operand `i` of (promoted) shape `shape`, through a
+/// fused body's argument too.
+StridedLayout getOperandLayout(Operation *op, unsigned i,
+                               ArrayRef<int64_t> shape) {
   Value value = op->getOperand(i);
   if (auto arg = dyn_cast<BlockArgument>(value))
     if (Operation *fused = arg.getOwner()->getParentOp();
         fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
       value = fused->getOperand(arg.getArgNumber());
-  Operation *transpose = value.getDefiningOp();
-  if (!transpose || !isTransposeAbsorbed(transpose))
-    return glsl::strides(shape);
-  auto inputType = cast<RankedTensorType>(transpose->getOperand(0).getType());
-  SmallVector<int64_t> inputStrides = glsl::strides(inputType.getShape());
-  SmallVector<int64_t> strides;
-  for (int64_t d : getPermutation(transpose))
-    strides.push_back(inputStrides[d]);
-  return strides;
+  // A promoted 1-D operand is never a window or transposed.
+  if (shapeOf(value).size() != shape.size())
+    return {0, glsl::strides(shape)};
+  return getLayout(value);
+}
+
+/// The Transpose that writes-through `stored` (the value a contraction
+/// stores) if isTransposeWrittenByMatMul accepts it.
+Operation *getWrittenTranspose(Value stored) {
+  if (!stored.hasOneUse())
+    return nullptr;
+  Operation *user = stored.getUses().begin()->getOwner();
+  return isTransposeWrittenByMatMul(user) ? user : nullptr;
 }
 
 LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
@@ -192,12 +336,27 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
       batch[i] = bBatch[i + bBatch.size() - batchRank];
   }
 
-  // Where each operand's elements are: row-major, or the input of a
-  // Transpose the MatMul absorbs read through the permutation.
-  SmallVector<int64_t> aStrides = getOperandStrides(op, 0, aShape);
-  SmallVector<int64_t> bStrides = getOperandStrides(op, 1, bShape);
-  bool aPlain = aStrides == glsl::strides(aShape);
-  bool bPlain = bStrides == glsl::strides(bShape);
+  // Where each operand's elements are: row-major, or a window of a Split's
+  // input and/or the input of a Transpose the MatMul absorbs, read through
+  // the permutation.
+  StridedLayout aLayout = getOperandLayout(op, 0, aShape);
+  StridedLayout bLayout = getOperandLayout(op, 1, bShape);
+  SmallVector<int64_t> aStrides = aLayout.strides, bStrides = bLayout.strides;
+  bool aPlain = aLayout.base == 0 && aStrides == glsl::strides(aShape);
+  bool bPlain = bLayout.base == 0 && bStrides == glsl::strides(bShape);
+  // A Transpose reading only the result makes the kernel store it with
+  // permuted strides: the result's dimension perm[d] steps as the
+  // Transpose's dimension d does.
+  Value stored = epilogue ? epilogue->result : op->getResult(0);
+  SmallVector<int64_t> yStrides;
+  if (Operation *transpose = getWrittenTranspose(stored)) {
+    SmallVector<int64_t> perm = getPermutation(transpose);
+    SmallVector<int64_t> tStrides =
+        glsl::strides(shapeOf(transpose->getResult(0)));
+    yStrides.resize(perm.size());
+    for (size_t d = 0; d < perm.size(); ++d)
+      yStrides[perm[d]] = tStrides[d];
+  }
   MatrixStrides sa = {aStrides[aShape.size() - 2], aStrides.back()};
   MatrixStrides sb = {bStrides[bShape.size() - 2], bStrides.back()};
 
@@ -210,7 +369,7 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   std::string prologue;
   // A's matrices stack into one when its batch dimensions step through
   // memory as its rows do.
-  bool aStacks = true;
+  bool aStacks = yStrides.empty();
   for (size_t d = 0; d + 2 < aShape.size(); ++d)
     aStacks &= aShape[d] == 1 || aStrides[d] == aStrides[d + 1] * aShape[d + 1];
   // vec4 loads need every batch stride a multiple of 4 too.
@@ -224,7 +383,8 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
     // Every product uses the same B: stack A's matrices into one.
     p.m *= product(aBatch);
     p.batch = 1;
-    prologue = "  aBase = 0u; bBase = 0u; yBase = 0u;\n";
+    prologue = "  aBase = " + u(aLayout.base) + "; bBase = " + u(bLayout.base) +
+               "; yBase = 0u;\n";
   } else {
     prologue = "  yBase = z * " + u(p.m * p.n) + ";\n";
     auto baseOf = [&](ArrayRef<int64_t> operandBatch, int64_t matrixSize) {
@@ -250,21 +410,34 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
       return base.empty() ? std::string("0u") : base;
     };
     std::string aBase =
-        aPlain ? baseOf(aBatch, p.m * p.k) : stridedBaseOf(aBatch, aStrides);
+        aPlain ? baseOf(aBatch, p.m * p.k)
+               : u(aLayout.base) + " + " + stridedBaseOf(aBatch, aStrides);
     std::string bBase =
-        bPlain ? baseOf(bBatch, p.k * p.n) : stridedBaseOf(bBatch, bStrides);
+        bPlain ? baseOf(bBatch, p.k * p.n)
+               : u(bLayout.base) + " + " + stridedBaseOf(bBatch, bStrides);
+    std::string sBase =
+        yStrides.empty()
+            ? "0u"
+            : stridedBaseOf(batch, ArrayRef(yStrides).drop_back(2));
     if (aBase.find("bz") != std::string::npos ||
-        bBase.find("bz") != std::string::npos)
+        bBase.find("bz") != std::string::npos ||
+        sBase.find("bz") != std::string::npos)
       prologue += glsl::unflatten(batch, "z", "bz");
-    prologue += "  aBase = " + aBase + ";\n  bBase = " + bBase + ";\n";
+    prologue += "  aBase = " + aBase + ";\n  bBase = " + bBase +
+                ";\n  sBase = " + sBase + ";\n";
   }
   p.prologue = prologue;
 
-  declareOperands(ctx, p, sa, sb, batchAligned(aShape, aStrides),
-                  batchAligned(bShape, bStrides));
-  p.globals = "uint aBase, bBase, yBase;\n";
+  // vec4 loads need the window's offset a multiple of 4 too.
+  declareOperands(ctx, p, sa, sb,
+                  aLayout.base % 4 == 0 && batchAligned(aShape, aStrides),
+                  bLayout.base % 4 == 0 && batchAligned(bShape, bStrides));
+  p.globals = "uint aBase, bBase, yBase, sBase;\n";
   addOperandFunctions(p, sa, sb);
   p.outputIndex = "yBase + row * " + u(p.n) + " + col";
+  if (!yStrides.empty())
+    p.storeIndex = stridedIndex("sBase", "row", yStrides[yStrides.size() - 2],
+                                "col", yStrides.back());
   p.outputValue = glsl::computeType(et) + " v = acc;";
   p.epilogue = epilogue;
 
@@ -372,28 +545,57 @@ bool isTransposeAbsorbed(Operation *op) {
   if (op->getName().getStringRef() != "onnx.Transpose")
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || type.getRank() < 2 || !op->getResult(0).hasOneUse())
+  return type && type.getRank() >= 2 && op->getResult(0).hasOneUse() &&
+         isMatMulOperandUse(*op->getResult(0).getUses().begin());
+}
+
+bool isSplitWindow(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
     return false;
-  OpOperand *use = &*op->getResult(0).getUses().begin();
-  Operation *user = use->getOwner();
-  unsigned index = use->getOperandNumber();
-  if (user->getName().getStringRef() == onnx::kFusedElementwiseName) {
-    // The contraction first in the body (after cloned constants) must be
-    // the argument's only reader.
-    Block &body = user->getRegion(0).front();
-    BlockArgument arg = body.getArgument(index);
-    if (!arg.hasOneUse())
-      return false;
-    use = &*arg.getUses().begin();
-    user = use->getOwner();
-    index = use->getOperandNumber();
-    auto first = llvm::find_if(
-        body, [](Operation &inner) { return inner.getNumOperands() != 0; });
-    if (first == body.end() || &*first != user)
+  if (isReshapeLike(def))
+    return isSplitWindow(def->getOperand(0));
+  return isSplitAbsorbed(def);
+}
+
+bool isSplitAbsorbed(Operation *op) {
+  if (op->getName().getStringRef() != "onnx.Split")
+    return false;
+  auto inType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!inType || !inType.hasStaticShape() || inType.getNumElements() == 0)
+    return false;
+  for (unsigned i = 0; i < op->getNumResults(); ++i) {
+    Value result = op->getResult(i);
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+        result.use_empty() ||
+        !isReadOnlyByMatMuls(result, getSplitWindow(op, i).strides))
       return false;
   }
-  return user->getName().getStringRef() == "onnx.MatMul" && index < 2 &&
-         isGemmContraction(user);
+  return true;
+}
+
+bool isTransposeWrittenByMatMul(Operation *op) {
+  if (op->getName().getStringRef() != "onnx.Transpose" ||
+      isTransposeAbsorbed(op))
+    return false;
+  Value input = op->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || type.getRank() < 2 || !input.hasOneUse())
+    return false;
+  Operation *def = input.getDefiningOp();
+  if (def && def->getName().getStringRef() == onnx::kFusedElementwiseName) {
+    // The contraction first in the body stores the fused result.
+    Block &body = def->getRegion(0).front();
+    auto first = llvm::find_if(
+        body, [](Operation &inner) { return inner.getNumOperands() != 0; });
+    def = first == body.end() ? nullptr : &*first;
+  }
+  // Both operands of rank 2 or more: the result has the batch dimensions
+  // and then m and n.
+  return def && def->getName().getStringRef() == "onnx.MatMul" &&
+         isGemmContraction(def) && shapeOf(def->getOperand(0)).size() >= 2 &&
+         shapeOf(def->getOperand(1)).size() >= 2;
 }
 
 bool isGemmContraction(Operation *op) {

@@ -285,8 +285,13 @@ std::string storeDefinitions(const GemmProblem &p, unsigned first) {
   } else {
     body += " ";
   }
+  std::string index = "idx";
+  if (!p.storeIndex.empty()) {
+    body += "uint sidx = " + p.storeIndex + "; ";
+    index = "sidx";
+  }
   std::string fn = "void storeC(uint row, uint col, " + ct + " acc) { " + body +
-                   glsl::store(resultType, "y", "idx", value) + " }\n";
+                   glsl::store(resultType, "y", index, value) + " }\n";
   return decls + p.globals + glsl::helpers(fn) + fn;
 }
 

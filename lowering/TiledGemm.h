@@ -120,6 +120,10 @@ struct GemmProblem {
   /// The flat index in the result of element (row, col) of product z: a
   /// uint expression of `row`, `col` and the globals.
   std::string outputIndex;
+  /// Where in the result's memory element (row, col) is stored, if not at
+  /// outputIndex (a result stored with permuted strides); storeInputs and
+  /// the epilogue still read at outputIndex.
+  std::string storeIndex;
   /// Statements turning the accumulator `CT acc` into the result's element
   /// `CT v` (alpha, beta, C, bias); they may read `uint idx`, the output
   /// index, and storeInputs.
@@ -190,6 +194,25 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
 /// MatMul reads the input with the permuted strides, so a transposed
 /// operand is never materialized.
 bool isTransposeAbsorbed(Operation *op);
+
+/// Whether `op` is a Split (of a static, non-empty input) whose every
+/// result is read only as MatMul operands: directly, through absorbed
+/// Transposes, and through reshapes whose strides compose over the window.
+/// Such a Split emits nothing: each result names the whole input's memory
+/// and the MatMul reads its window at a baked element offset (so no view
+/// starts at an unaligned byte offset) with the input's strides.
+bool isSplitAbsorbed(Operation *op);
+
+/// Whether `op` is a Transpose, not itself absorbed, whose input is only
+/// read by it and is the result of a MatMul (or of a fused body a MatMul
+/// starts). Such a Transpose emits nothing: the MatMul stores its result
+/// with the permuted strides (its epilogue still reads at the unpermuted
+/// index), and the Transpose's result names that memory.
+bool isTransposeWrittenByMatMul(Operation *op);
+
+/// Whether `value` is an absorbed Split's result or a reshape of one: its
+/// view is the whole Split input's, which only MatMuls read.
+bool isSplitWindow(Value value);
 
 /// Whether `op` is a contraction that lowers to the GEMM kernel and takes
 /// an epilogue (MatMul, Gemm, Conv).

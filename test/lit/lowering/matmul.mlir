@@ -225,8 +225,8 @@ func.func @main(%a: tensor<6x5xi32>, %b: tensor<5x4xi32>) -> tensor<6x4xi32> {
 // TR: gpu.kernel @matmul(read, read, write)
 // TR-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 128u + k) / 4u]; }
 // TR-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 128u + k) / 4u]; }
-// TR-SAME: aBase = bz1 * 32u;
-// TR-SAME: bBase = bz1 * 32u;
+// TR-SAME: aBase = 0u + bz1 * 32u;
+// TR-SAME: bBase = 0u + bz1 * 32u;
 // TR: gpu.dispatch @matmul[1, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) : !gpu.view<1x16x4x32xf32>, !gpu.view<1x16x4x32xf32>, !gpu.view<1x4x16x16xf32>
 // TR-NOT: gpu.dispatch
 func.func @main(%q: tensor<1x16x4x32xf32>, %k: tensor<1x16x4x32xf32>) -> tensor<1x4x16x16xf32> {
@@ -243,7 +243,7 @@ func.func @main(%q: tensor<1x16x4x32xf32>, %k: tensor<1x16x4x32xf32>) -> tensor<
 // TR-LABEL: module
 // TR-NOT: @transpose
 // TR: float loadA(uint row, uint k) { return a.d[aBase + row * 48u + k * 8u]; }
-// TR-SAME: aBase = bz0 * 1u;
+// TR-SAME: aBase = 0u + bz0 * 1u;
 // TR: gpu.dispatch @matmul[1, 1, 8]
 func.func @main(%x: tensor<4x6x8xf32>, %b: tensor<8x6x5xf32>) -> tensor<8x4x5xf32> {
   %t = "onnx.Transpose"(%x) {perm = [2, 0, 1]} : (tensor<4x6x8xf32>) -> tensor<8x4x6xf32>
@@ -256,7 +256,7 @@ func.func @main(%x: tensor<4x6x8xf32>, %b: tensor<8x6x5xf32>) -> tensor<8x4x5xf3
 // A's batch no longer steps through memory as its rows do, so its matrices
 // do not stack into one: a batch of products sharing B.
 // TR-LABEL: module
-// TR: aBase = bz0 * 64u;
+// TR: aBase = 0u + bz0 * 64u;
 // TR-SAME: bBase = 0u;
 // TR: gpu.dispatch @matmul[1, 1, 16]
 func.func @main(%x: tensor<3x16x64xf32>, %w: tensor<64x16xf32>) -> tensor<16x3x16xf32> {
