@@ -101,7 +101,8 @@ LogicalResult Executable::createBuffers() {
 static void writeDenseData(DenseElementsAttr value, char *dst) {
   ArrayRef<char> raw = value.getRawData();
   if (!value.isSplat()) {
-    std::memcpy(dst, raw.data(), raw.size());
+    if (!raw.empty())
+      std::memcpy(dst, raw.data(), raw.size());
     return;
   }
   for (int64_t i = 0, e = value.getNumElements(); i < e; ++i)
@@ -425,9 +426,11 @@ Executable::run(ArrayRef<HostTensor> inputs) {
                             << uint64_t(input.data.size())
                             << " bytes; its type needs " << bytes;
   }
+  // Empty tensors have no bytes (and maybe no data pointer) to copy.
   for (auto &[arg, slot] : inputSlots)
-    std::memcpy(inputStaging->getMapped() + slot.offset,
-                inputs[arg].data.data(), slot.size);
+    if (slot.size)
+      std::memcpy(inputStaging->getMapped() + slot.offset,
+                  inputs[arg].data.data(), slot.size);
 
   if (failed(device.submitAndWait(commands, loc)))
     return failure();

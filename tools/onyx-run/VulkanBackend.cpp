@@ -107,7 +107,8 @@ onyx::run::fromHostTensor(const runtime::HostTensor &tensor) {
   MutableArrayRef<char> bytes = result.getMutableBytes();
   if (bytes.size() != tensor.data.size())
     return failure();
-  std::memcpy(bytes.data(), tensor.data.data(), bytes.size());
+  if (!bytes.empty())
+    std::memcpy(bytes.data(), tensor.data.data(), bytes.size());
   return result;
 }
 
