@@ -69,43 +69,28 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
     ctx.getBuilder().create<ReturnOp>(op->getLoc(), ValueRange(results));
     return success();
   }
-  // A Transpose that the MatMul reading it absorbs (isTransposeAbsorbed)
-  // is not materialized: its result names its input's memory, which the
-  // MatMul reads through the permuted strides.
-  if (isTransposeAbsorbed(op)) {
+  // Data movement a MatMul does itself is not materialized; its results
+  // name the operand's memory:
+  //  - a Transpose the MatMul reading it absorbs (isTransposeAbsorbed),
+  //    read through the permuted strides;
+  //  - a Split only MatMuls read (isSplitAbsorbed), and reshapes of its
+  //    results, read as windows of the whole input;
+  //  - a Transpose of a MatMul's result that the MatMul already stored
+  //    permuted (isTransposeWrittenByMatMul), a view of the new shape.
+  bool writtenByMatMul = isTransposeWrittenByMatMul(op);
+  bool split = isSplitAbsorbed(op);
+  if (split || isTransposeAbsorbed(op) ||
+      (isAlias(name) && isSplitWindow(op->getResult(0))) || writtenByMatMul) {
     Value view = ctx.getView(op->getOperand(0));
     if (!view)
       return failure();
-    ctx.setResult(op->getResult(0), view);
-    return success();
-  }
-  // A Split only MatMuls read (isSplitAbsorbed) is not materialized
-  // either: its results, and reshapes of them, name the whole input's
-  // memory, which the MatMuls read as windows.
-  if (isSplitAbsorbed(op)) {
-    Value view = ctx.getView(op->getOperand(0));
-    if (!view)
-      return failure();
-    for (Value result : op->getResults())
-      ctx.setResult(result, view);
-    return success();
-  }
-  if (isAlias(name) && isSplitWindow(op->getResult(0))) {
-    Value view = ctx.getView(op->getOperand(0));
-    if (!view)
-      return failure();
-    ctx.setResult(op->getResult(0), view);
-    return success();
-  }
-  // A Transpose of a MatMul's result that the MatMul already stored
-  // permuted (isTransposeWrittenByMatMul) names that memory.
-  if (isTransposeWrittenByMatMul(op)) {
-    Value view = ctx.getView(op->getOperand(0));
-    if (!view)
-      return failure();
-    ctx.setResult(op->getResult(0),
-                  ctx.reinterpret(view, cast<RankedTensorType>(
-                                            op->getResult(0).getType())));
+    // A Split names its input for every result, the others for their one.
+    for (Value result :
+         op->getResults().take_front(split ? op->getNumResults() : 1))
+      ctx.setResult(result, writtenByMatMul
+                                ? ctx.reinterpret(view, cast<RankedTensorType>(
+                                                            result.getType()))
+                                : view);
     return success();
   }
   if (isAlias(name)) {
