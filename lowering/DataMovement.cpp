@@ -8,6 +8,8 @@
 
 #include "ir/Operation.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
 namespace onyx::lowering::datamovement {
@@ -240,7 +242,7 @@ std::string indexExpr(int64_t base, ArrayRef<int64_t> strides) {
       continue;
     if (!e.empty())
       e += " + ";
-    e += "c" + std::to_string(d);
+    e += fmt::format("c{}", d);
     if (strides[d] != 1)
       e += " * " + uintLiteral(strides[d]);
   }
@@ -284,11 +286,10 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
     uint64_t count = 1;
     for (int64_t n : p.shape)
       count *= n;
-    std::string local = "i";
-    if (total) {
+    // Pieces after the first index from their own start.
+    StringRef local = total ? "j" : "i";
+    if (total)
       body += " else ";
-      local = "j";
-    }
     body += "if (i < " + uintLiteral(int64_t(total + count)) + ") {\n";
     if (total)
       body += "uint j = i - " + uintLiteral(int64_t(total)) + ";\n";
@@ -297,15 +298,14 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
     auto index = [&](int64_t base, ArrayRef<int64_t> strides) {
       if (strides != ArrayRef<int64_t>(contiguous))
         return indexExpr(base, strides);
-      return base ? uintLiteral(base) + " + " + local : local;
+      return base ? uintLiteral(base) + " + " + local.str() : local.str();
     };
     std::string dst = index(p.dstBase, p.dstStrides);
     std::string src = index(p.srcBase, p.srcStrides);
     if (dst.find('c') != std::string::npos ||
         src.find('c') != std::string::npos)
       body += coordinates(p.shape, local, "c");
-    body += "b" + std::to_string(p.dst) + ".d[" + dst + "] = b" +
-            std::to_string(p.src) + ".d[" + src + "];\n}";
+    body += fmt::format("b{}.d[{}] = b{}.d[{}];\n}}", p.dst, dst, p.src, src);
     total += count;
   }
 
@@ -315,7 +315,7 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
   spec.bindings.assign(access.begin(), access.end());
   std::string glsl = glsl::header(spec.workgroupSize);
   for (unsigned b = 0; b < access.size(); ++b)
-    glsl += bitsBuffer(b, access[b], unit, "b" + std::to_string(b));
+    glsl += bitsBuffer(b, access[b], unit, fmt::format("b{}", b));
   glsl += "void main() {\nuint i = gl_GlobalInvocationID.x;\n" + body + "\n}\n";
   spec.glsl = std::move(glsl);
   ctx.dispatch(ctx.getOrCreateKernel(spec),

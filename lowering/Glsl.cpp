@@ -246,10 +246,11 @@ std::string integerLiteral(Type t, int64_t value) {
 std::string lowest(Type t) {
   switch (classify(t)) {
   case Kind::Signed:
-    return integerLiteral(t, widthOf(t) == 64  ? std::numeric_limits<int64_t>::min()
-                             : widthOf(t) == 32 ? std::numeric_limits<int32_t>::min()
-                             : widthOf(t) == 16 ? -32768
-                                                : -128);
+    return integerLiteral(
+        t, widthOf(t) == 64   ? std::numeric_limits<int64_t>::min()
+           : widthOf(t) == 32 ? std::numeric_limits<int32_t>::min()
+           : widthOf(t) == 16 ? -32768
+                              : -128);
   case Kind::Unsigned:
     return integerLiteral(t, 0);
   case Kind::Bool:
@@ -262,10 +263,11 @@ std::string lowest(Type t) {
 std::string highest(Type t) {
   switch (classify(t)) {
   case Kind::Signed:
-    return integerLiteral(t, widthOf(t) == 64  ? std::numeric_limits<int64_t>::max()
-                             : widthOf(t) == 32 ? std::numeric_limits<int32_t>::max()
-                             : widthOf(t) == 16 ? 32767
-                                                : 127);
+    return integerLiteral(
+        t, widthOf(t) == 64   ? std::numeric_limits<int64_t>::max()
+           : widthOf(t) == 32 ? std::numeric_limits<int32_t>::max()
+           : widthOf(t) == 16 ? 32767
+                              : 127);
   case Kind::Unsigned:
     switch (widthOf(t)) {
     case 64:
@@ -295,7 +297,7 @@ std::string unflatten(ArrayRef<int64_t> shape, StringRef flat,
                       StringRef prefix) {
   std::string code;
   SmallVector<int64_t> s = strides(shape);
-  std::string rest = "(" + flat.str() + ")";
+  std::string rest = fmt::format("({})", flat.str());
   for (unsigned d = 0; d < shape.size(); ++d) {
     std::string name = fmt::format("{}{}", prefix.str(), d);
     if (shape[d] == 1) {
@@ -361,12 +363,14 @@ static const Helper kHelpers[] = {
     {"onyx_gelu_none",
      "float onyx_gelu_none(float x) { return 0.5 * x * (1.0 + onyx_erf(x * "
      "0.70710678118654752)); }\n"
-     "double onyx_gelu_none(double x) { return double(onyx_gelu_none(float(x)));"
+     "double onyx_gelu_none(double x) { return "
+     "double(onyx_gelu_none(float(x)));"
      " }\n"},
     {"onyx_gelu_tanh",
      "float onyx_gelu_tanh(float x) { return 0.5 * x * (1.0 + tanh("
      "0.79788456080286536 * (x + 0.044715 * x * x * x))); }\n"
-     "double onyx_gelu_tanh(double x) { return double(onyx_gelu_tanh(float(x)));"
+     "double onyx_gelu_tanh(double x) { return "
+     "double(onyx_gelu_tanh(float(x)));"
      " }\n"},
 };
 
@@ -414,9 +418,8 @@ std::string helpers(StringRef code) {
 }
 
 uint32_t linearWorkgroupSize(const gpu::TargetDesc &target) {
-  return std::min<uint32_t>(
-      {256u, target.maxComputeWorkGroupInvocations,
-       target.maxComputeWorkGroupSize[0]});
+  return std::min<uint32_t>({256u, target.maxComputeWorkGroupInvocations,
+                             target.maxComputeWorkGroupSize[0]});
 }
 
 } // namespace onyx::lowering::glsl

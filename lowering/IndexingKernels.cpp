@@ -23,6 +23,8 @@
 
 #include "ir/Operation.h"
 
+#include <fmt/format.h>
+
 namespace onyx::lowering::datamovement {
 
 namespace {
@@ -157,7 +159,7 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   // The offset of the slice tuple `t` selects, or skips the tuple.
   std::string offset = "uint offset = 0u;\nbool valid = true;\n";
   for (int64_t j = 0; j < k; ++j) {
-    std::string v = "k" + std::to_string(j);
+    std::string v = fmt::format("k{}", j);
     offset += readIndex(indexType.getElementType(), "indices",
                         "t * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
               "if (" + v + " < 0) " + v + " += " + std::to_string(shape[j]) +

@@ -20,6 +20,8 @@
 
 #include "ir/Operation.h"
 
+#include <fmt/format.h>
+
 namespace onyx::lowering::datamovement {
 
 namespace {
@@ -136,7 +138,7 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   for (int64_t d = 0; d < rank; ++d) {
     if (inShape[d] == 1 && !constant)
       continue; // Every coordinate maps to 0.
-    std::string j = "j" + std::to_string(d);
+    std::string j = fmt::format("j{}", d);
     map += "int " + j + " = int(c" + std::to_string(d) + ") - " +
            std::to_string(begin[d]) + ";\n";
     if (begin[d] > 0 || end[d] > 0)
