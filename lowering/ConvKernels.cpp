@@ -28,14 +28,10 @@ namespace {
 
 using gpu::Access;
 
-std::string u(uint64_t value) { return std::to_string(value) + "u"; }
+/// Short, as kernels spell many literals.
+std::string (&u)(int64_t) = glsl::uintLiteral;
 
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
+constexpr auto product = onnx::getNumElements;
 
 /// The body of loadB: element (k, col) of the unfolded input, k =
 /// (channel, kernel offset) and col the output position.
@@ -44,7 +40,7 @@ std::string unfoldedInput(Type et, ArrayRef<int64_t> input,
                           const onnx::WindowGeometry &g) {
   size_t rank = input.size();
   int64_t kernelSize = product(g.kernel), inPlane = product(input);
-  SmallVector<int64_t> inStrides = glsl::strides(input);
+  SmallVector<int64_t> inStrides = onnx::getStrides(input);
   std::string s = "  uint ch = k / " + u(kernelSize) + ", kr = k % " +
                   u(kernelSize) + ";\n";
   s += glsl::unflatten(g.kernel, "kr", "q");

@@ -46,10 +46,6 @@ std::string bitsBuffer(unsigned binding, gpu::Access access, unsigned byteSize,
          ";\n";
 }
 
-std::string uintLiteral(int64_t value) {
-  return std::to_string(uint32_t(uint64_t(value))) + "u";
-}
-
 std::string bitsZero(unsigned byteSize) {
   return byteSize == 4 ? "0u" : bitsType(byteSize) + "(0u)";
 }
@@ -175,7 +171,7 @@ CopyPiece gatherPiece(ArrayRef<int64_t> shape, unsigned src, int64_t srcBase,
   piece.srcBase = srcBase;
   piece.srcStrides.assign(srcStrides.begin(), srcStrides.end());
   piece.dst = dst;
-  piece.dstStrides = glsl::strides(shape);
+  piece.dstStrides = onnx::getStrides(shape);
   return piece;
 }
 
@@ -294,7 +290,7 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
     if (total)
       body += "uint j = i - " + uintLiteral(int64_t(total)) + ";\n";
     // A side that walks its elements in order indexes with the flat index.
-    SmallVector<int64_t> contiguous = glsl::strides(p.shape);
+    SmallVector<int64_t> contiguous = onnx::getStrides(p.shape);
     auto index = [&](int64_t base, ArrayRef<int64_t> strides) {
       if (strides != ArrayRef<int64_t>(contiguous))
         return indexExpr(base, strides);

@@ -19,8 +19,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-// KernelGenerator.h names ModuleOp without including it.
-#include "ir/BuiltinOps.h"
+#include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
 
 #include <optional>
@@ -39,8 +38,7 @@ std::string bitsBuffer(unsigned binding, gpu::Access access, unsigned byteSize,
                        StringRef name);
 /// A literal of `bitsType` holding the bits of element `index` of `value`.
 std::string bitsLiteral(DenseElementsAttr value, int64_t index);
-/// `value` as a uint literal, wrapped to 32 bits.
-std::string uintLiteral(int64_t value);
+using glsl::uintLiteral;
 /// A `bitsType(byteSize)` of all zero bits: zero in every element type.
 std::string bitsZero(unsigned byteSize);
 /// The widest unit (16, 8, 4 bytes or `byteSize`) in which runs of `run`

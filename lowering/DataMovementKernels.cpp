@@ -185,7 +185,7 @@ LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
     dispatchTiledTranspose(ctx, *matrix, byteSize, in, out);
     return success();
   }
-  SmallVector<int64_t> inStrides = glsl::strides(inType.getShape());
+  SmallVector<int64_t> inStrides = onnx::getStrides(inType.getShape());
   SmallVector<int64_t> srcStrides;
   for (int64_t p : perm)
     srcStrides.push_back(inStrides[p]);
@@ -214,7 +214,7 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
   int64_t axis =
       normalizeAxis(onnx::OpAttrs(op).getInt("axis"), outType.getRank());
   int64_t inner = innerSize(outType.getShape(), axis);
-  SmallVector<int64_t> outStrides = glsl::strides(outType.getShape());
+  SmallVector<int64_t> outStrides = onnx::getStrides(outType.getShape());
   Value out = ctx.allocate(outType);
   ctx.setResult(op->getResult(0), out);
 
@@ -246,7 +246,7 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
       CopyPiece piece;
       piece.shape.assign(shape.begin(), shape.end());
       piece.src = bindings.size();
-      piece.srcStrides = glsl::strides(shape);
+      piece.srcStrides = onnx::getStrides(shape);
       piece.dstBase = offset * inner;
       piece.dstStrides = outStrides;
       pieces.push_back(std::move(piece));
@@ -268,7 +268,7 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
   int64_t axis =
       normalizeAxis(onnx::OpAttrs(op).getInt("axis"), inType.getRank());
   int64_t inner = innerSize(inType.getShape(), axis);
-  SmallVector<int64_t> inStrides = glsl::strides(inType.getShape());
+  SmallVector<int64_t> inStrides = onnx::getStrides(inType.getShape());
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
     return failure();
@@ -371,7 +371,7 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
     return failure();
   Value out = ctx.allocate(outType);
   ctx.setResult(op->getResult(0), out);
-  SmallVector<int64_t> inStrides = glsl::strides(shape);
+  SmallVector<int64_t> inStrides = onnx::getStrides(shape);
   int64_t base = 0;
   SmallVector<int64_t> srcStrides;
   for (int64_t d = 0; d < rank; ++d) {
@@ -401,7 +401,7 @@ LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
   if (!repeats)
     return failure();
   ArrayRef<int64_t> shape = inType.getShape();
-  SmallVector<int64_t> inStrides = glsl::strides(shape);
+  SmallVector<int64_t> inStrides = onnx::getStrides(shape);
   SmallVector<int64_t> space, srcStrides;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (d >= repeats->size() ||

@@ -2,6 +2,8 @@
 
 #include "lowering/Glsl.h"
 
+#include "dialect/onnx/Tensor.h"
+
 #include <fmt/format.h>
 
 #include <bit>
@@ -243,6 +245,12 @@ std::string integerLiteral(Type t, int64_t value) {
   }
 }
 
+std::string uintLiteral(int64_t value) {
+  if (value < 0)
+    return fmt::format("{}u", uint32_t(uint64_t(value)));
+  return fmt::format("{}u", value);
+}
+
 std::string lowest(Type t) {
   switch (classify(t)) {
   case Kind::Signed:
@@ -286,17 +294,10 @@ std::string highest(Type t) {
   }
 }
 
-SmallVector<int64_t> strides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> result(shape.size(), 1);
-  for (int i = int(shape.size()) - 2; i >= 0; --i)
-    result[i] = result[i + 1] * shape[i + 1];
-  return result;
-}
-
 std::string unflatten(ArrayRef<int64_t> shape, StringRef flat,
                       StringRef prefix) {
   std::string code;
-  SmallVector<int64_t> s = strides(shape);
+  SmallVector<int64_t> s = onnx::getStrides(shape);
   std::string rest = fmt::format("({})", flat.str());
   for (unsigned d = 0; d < shape.size(); ++d) {
     std::string name = fmt::format("{}{}", prefix.str(), d);
@@ -315,7 +316,7 @@ std::string unflatten(ArrayRef<int64_t> shape, StringRef flat,
 
 std::string broadcastIndex(ArrayRef<int64_t> inputShape, unsigned outputRank,
                            StringRef prefix) {
-  SmallVector<int64_t> s = strides(inputShape);
+  SmallVector<int64_t> s = onnx::getStrides(inputShape);
   unsigned offset = outputRank - inputShape.size();
   std::string expr;
   for (unsigned d = 0; d < inputShape.size(); ++d) {

@@ -63,6 +63,9 @@ std::string convert(Type from, Type to, StringRef value);
 /// `true`/`false` for bool.
 std::string literal(Type elementType, double value);
 std::string integerLiteral(Type elementType, int64_t value);
+/// A uint literal (`12u`). Negative values wrap to 32 bits, as GLSL's uint
+/// arithmetic does, so offsets may step backwards (negative Slice steps).
+std::string uintLiteral(int64_t value);
 /// The smallest and largest values of `elementType` as literals (-inf and
 /// +inf for floats), for reductions.
 std::string lowest(Type elementType);
@@ -78,8 +81,6 @@ std::string unflatten(ArrayRef<int64_t> shape, StringRef flat,
 /// are `<prefix>0 ..` in a shape of rank `outputRank`.
 std::string broadcastIndex(ArrayRef<int64_t> inputShape, unsigned outputRank,
                            StringRef prefix);
-/// Row-major strides of `shape`.
-SmallVector<int64_t> strides(ArrayRef<int64_t> shape);
 
 /// Functions GLSL lacks that expressions may call: onyx_erf, onyx_mod_*,
 /// onyx_gelu_*, ... Emitted only for those `code` mentions.

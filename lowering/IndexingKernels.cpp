@@ -143,9 +143,9 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(dataType);
   ctx.setResult(op->getResult(0), out);
   unsigned byteSize = getByteSize(elementType);
-  dispatchCopies(ctx, "copy",
-                 {gatherPiece(shape, 0, 0, glsl::strides(shape), 1)}, byteSize,
-                 {data, out}, {gpu::Access::Read, gpu::Access::Write});
+  dispatchCopies(
+      ctx, "copy", {gatherPiece(shape, 0, 0, onnx::getStrides(shape), 1)},
+      byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
   // Nothing to write, or (data empty) no index that is in range.
   if (tuples == 0 || slice == 0 || dataType.getNumElements() == 0)
     return success();
@@ -155,7 +155,7 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   bool bits = reduction == "none";
   unsigned unit = bits ? getWidestUnit(ctx, byteSize, slice) : byteSize;
   int64_t factor = unit / byteSize;
-  SmallVector<int64_t> strides = glsl::strides(shape);
+  SmallVector<int64_t> strides = onnx::getStrides(shape);
   // The offset of the slice tuple `t` selects, or skips the tuple.
   std::string offset = "uint offset = 0u;\nbool valid = true;\n";
   for (int64_t j = 0; j < k; ++j) {

@@ -12,8 +12,7 @@
 
 namespace onyx::lowering {
 
-LoweringContext::LoweringContext(ModuleOp module,
-                                 const gpu::TargetDesc &target)
+LoweringContext::LoweringContext(ModuleOp module, const gpu::TargetDesc &target)
     : module(module), target(target), builder(module->getContext()) {
   // Kernel names must not take a name the module already uses.
   for (Operation &op : *module.getBody())
@@ -41,9 +40,8 @@ Value LoweringContext::getWeight(Value value, DenseElementsAttr constant) {
   OpBuilder::InsertionGuard guard(builder);
   if (!weightsBuffer) {
     builder.setInsertionPointToStart(weightsBlock);
-    weightsBuffer =
-        builder.create<gpu::BufferOp>(module->getLoc(), gpu::BufferKind::Weights,
-                                      uint64_t(0));
+    weightsBuffer = builder.create<gpu::BufferOp>(
+        module->getLoc(), gpu::BufferKind::Weights, uint64_t(0));
   }
   builder.setInsertionPointAfter(weightsBuffer);
   // Weights are placed back to back, each at an offset kernels may bind.

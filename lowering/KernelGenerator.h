@@ -1,4 +1,5 @@
-//===- KernelGenerator.h - Turning one onnx op into gpu dispatches -*- C++ -*-===//
+//===- KernelGenerator.h - Turning one onnx op into gpu dispatches -*- C++
+//-*-===//
 //
 // convert-onnx-to-gpu walks a function's ops in order and hands each onnx op
 // to the kernel generator registered for its name. A generator reads the

@@ -31,14 +31,10 @@ namespace {
 
 using gpu::Access;
 
-std::string u(uint64_t value) { return std::to_string(value) + "u"; }
+/// Short, as kernels spell many literals.
+std::string (&u)(int64_t) = glsl::uintLiteral;
 
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
+constexpr auto product = onnx::getNumElements;
 
 /// Fails with an error naming the element type if the kernel cannot
 /// compute in it.
@@ -258,7 +254,7 @@ StridedLayout getSplitWindow(Operation *split, unsigned i) {
   if (axis < 0)
     axis += inShape.size();
   StridedLayout layout;
-  layout.strides = glsl::strides(inShape);
+  layout.strides = onnx::getStrides(inShape);
   for (unsigned r = 0; r < i; ++r)
     layout.base += shapeOf(split->getResult(r))[axis] * layout.strides[axis];
   return layout;
@@ -284,7 +280,7 @@ StridedLayout getLayout(Value value) {
   }
   if (def && isSplitAbsorbed(def))
     return getSplitWindow(def, cast<OpResult>(value).getResultNumber());
-  return {0, glsl::strides(shapeOf(value))};
+  return {0, onnx::getStrides(shapeOf(value))};
 }
 
 /// The layout of MatMul operand `i` of (promoted) shape `shape`, through a
@@ -298,7 +294,7 @@ StridedLayout getOperandLayout(Operation *op, unsigned i,
       value = fused->getOperand(arg.getArgNumber());
   // A promoted 1-D operand is never a window or transposed.
   if (shapeOf(value).size() != shape.size())
-    return {0, glsl::strides(shape)};
+    return {0, onnx::getStrides(shape)};
   return getLayout(value);
 }
 
@@ -342,8 +338,8 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   StridedLayout aLayout = getOperandLayout(op, 0, aShape);
   StridedLayout bLayout = getOperandLayout(op, 1, bShape);
   SmallVector<int64_t> aStrides = aLayout.strides, bStrides = bLayout.strides;
-  bool aPlain = aLayout.base == 0 && aStrides == glsl::strides(aShape);
-  bool bPlain = bLayout.base == 0 && bStrides == glsl::strides(bShape);
+  bool aPlain = aLayout.base == 0 && aStrides == onnx::getStrides(aShape);
+  bool bPlain = bLayout.base == 0 && bStrides == onnx::getStrides(bShape);
   // A Transpose reading only the result makes the kernel store it with
   // permuted strides: the result's dimension perm[d] steps as the
   // Transpose's dimension d does.
@@ -352,7 +348,7 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   if (Operation *transpose = getWrittenTranspose(stored)) {
     SmallVector<int64_t> perm = getPermutation(transpose);
     SmallVector<int64_t> tStrides =
-        glsl::strides(shapeOf(transpose->getResult(0)));
+        onnx::getStrides(shapeOf(transpose->getResult(0)));
     yStrides.resize(perm.size());
     for (size_t d = 0; d < perm.size(); ++d)
       yStrides[perm[d]] = tStrides[d];

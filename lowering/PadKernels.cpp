@@ -132,7 +132,7 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   // Each output coordinate minus the begin amount is an input coordinate,
   // unless it falls outside, where the mode maps or drops it.
   ArrayRef<int64_t> outShape = outType.getShape();
-  SmallVector<int64_t> inStrides = glsl::strides(inShape);
+  SmallVector<int64_t> inStrides = onnx::getStrides(inShape);
   bool constant = mode == "constant";
   std::string map = constant ? "bool inside = true;\n" : "", source;
   for (int64_t d = 0; d < rank; ++d) {

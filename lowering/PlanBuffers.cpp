@@ -51,7 +51,8 @@ private:
 };
 
 /// Extends [first, last] over the uses of `value` and of views of it.
-void extendOverUses(Value value, const llvm::DenseMap<Operation *, unsigned> &order,
+void extendOverUses(Value value,
+                    const llvm::DenseMap<Operation *, unsigned> &order,
                     Tensor &t) {
   for (Operation *user : value.getUsers()) {
     if (auto view = dyn_cast<gpu::ViewOp>(user)) {
@@ -118,9 +119,8 @@ void PlanBuffers::planFunction(FuncOp func, uint64_t alignment) {
       func->getLoc(), gpu::BufferKind::Arena, std::max<uint64_t>(arenaSize, 1));
   for (Tensor &t : tensors) {
     builder.setInsertionPoint(t.alloc.getOperation());
-    auto view = builder.create<gpu::ViewOp>(t.alloc->getLoc(),
-                                            arena->getResult(0), t.offset,
-                                            t.alloc.getType());
+    auto view = builder.create<gpu::ViewOp>(
+        t.alloc->getLoc(), arena->getResult(0), t.offset, t.alloc.getType());
     t.alloc->getResult(0).replaceAllUsesWith(view->getResult(0));
     t.alloc->erase();
   }

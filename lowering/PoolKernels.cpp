@@ -17,6 +17,7 @@
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/SlidingWindow.h"
+#include "dialect/onnx/Tensor.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -61,7 +62,7 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   size_t spatial = inSizes.size();
   bool includePad = !isMax && attrs.getInt("count_include_pad");
   bool columnMajor = isMax && attrs.getInt("storage_order") == 1;
-  SmallVector<int64_t> rowStrides = glsl::strides(inSizes);
+  SmallVector<int64_t> rowStrides = onnx::getStrides(inSizes);
   SmallVector<int64_t> colStrides(spatial, 1);
   for (size_t d = 1; d < spatial; ++d)
     colStrides[d] = colStrides[d - 1] * inSizes[d - 1];

@@ -50,10 +50,10 @@ public:
       }
       for (auto [i, result] : llvm::enumerate(op->getResults()))
         if (isDynamic(result.getType())) {
-          op->emitOpError() << "result #" << i << " of type "
-                            << result.getType()
-                            << " has no static shape; bind symbolic "
-                               "dimensions (--bind-dims=NAME=N) to lower it";
+          op->emitOpError()
+              << "result #" << i << " of type " << result.getType()
+              << " has no static shape; bind symbolic "
+                 "dimensions (--bind-dims=NAME=N) to lower it";
           signalPassFailure();
         }
     });

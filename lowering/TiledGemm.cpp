@@ -13,7 +13,8 @@ namespace onyx::lowering {
 
 namespace {
 
-std::string u(uint64_t value) { return std::to_string(value) + "u"; }
+/// Short, as kernels spell many literals.
+std::string (&u)(int64_t) = glsl::uintLiteral;
 
 unsigned getComputeBytes(Type elementType) {
   std::string type = glsl::computeType(elementType);

@@ -4,6 +4,8 @@
 
 #include "lowering/Glsl.h"
 
+#include "dialect/onnx/Tensor.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,7 +16,7 @@ namespace onyx::lowering {
 RowSpace getRowSpace(ArrayRef<int64_t> shape,
                      const llvm::SmallBitVector &reduced) {
   RowSpace space;
-  SmallVector<int64_t> strides = glsl::strides(shape);
+  SmallVector<int64_t> strides = onnx::getStrides(shape);
   // Walk inside out so that a dimension merges into the one inside it.
   std::optional<bool> innerKind;
   bool innermostKept = false;
