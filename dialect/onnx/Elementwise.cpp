@@ -27,6 +27,8 @@ struct Params {
   double gamma = 0;
   bool fmod = false;
   bool tanhApproximation = false;
+  bool detectNegative = true;
+  bool detectPositive = true;
 };
 
 Params readParams(const OpAttrs &attrs) {
@@ -42,6 +44,10 @@ Params readParams(const OpAttrs &attrs) {
       p.fmod = attrs.getInt("fmod") != 0;
     else if (spec.name == "approximate")
       p.tanhApproximation = attrs.getString("approximate") == "tanh";
+    else if (spec.name == "detect_negative")
+      p.detectNegative = attrs.getInt("detect_negative") != 0;
+    else if (spec.name == "detect_positive")
+      p.detectPositive = attrs.getInt("detect_positive") != 0;
   }
   return p;
 }
@@ -280,6 +286,10 @@ struct Kernel {
 template <unsigned Types, typename F> constexpr Kernel unary(F) {
   return {1, Types, false, false, &evalRow<Types, 1, false, false, F>};
 }
+/// A unary test of each element, with a bool result (IsNaN, IsInf).
+template <unsigned Types, typename F> constexpr Kernel predicate(F) {
+  return {1, Types, true, false, &evalRow<Types, 1, true, false, F>};
+}
 template <unsigned Types, typename F> constexpr Kernel binary(F) {
   return {2, Types, false, false, &evalRow<Types, 2, false, false, F>};
 }
@@ -392,6 +402,8 @@ const StringRef geluApproximations[] = {"none", "tanh"};
 const AttrSpec geluAttrs[] = {
     stringAttr("approximate", "none", geluApproximations)};
 const AttrSpec modAttrs[] = {intAttr("fmod", 0)};
+const AttrSpec isInfAttrs[] = {intAttr("detect_negative", 1),
+                               intAttr("detect_positive", 1)};
 const ValueSpec powOperands[] = {{"X"}, {"Y"}};
 const ValueSpec preluOperands[] = {{"X"}, {"slope"}};
 
@@ -449,6 +461,16 @@ const Row rows[] = {
        return x > C(0) ? C(1) : x < C(0) ? C(-1) : x;
      })},
     {"onnx.Not", "(!$0)", unary<BoolType>([](auto x) { return !x; })},
+    // The tests are on the computation type, which keeps NaN and infinity
+    // of every float width. x != x is the shader's NaN test, as Max's.
+    {"onnx.IsNaN", "($0 != $0)",
+     predicate<FloatTypes>([](auto x) { return std::isnan(x); })},
+    {"onnx.IsInf",
+     "(isinf($0) && ($0 > 0 ? $detect_positive != 0 : $detect_negative != 0))",
+     predicate<FloatTypes>([](auto x, const Params &p) {
+       return std::isinf(x) && (x > 0 ? p.detectPositive : p.detectNegative);
+     }),
+     OpTrait::Pure, isInfAttrs},
     // log(1 + e^x) without overflow for large x.
     {"onnx.Softplus", "(max($0, 0.0) + log(1.0 + exp(-abs($0))))",
      unary<FloatTypes>([](auto x) {

@@ -11,8 +11,8 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Elementwise unary, without and with attributes.
       "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Relu", "Sigmoid",
       "Tanh", "Erf", "Sin", "Cos", "Floor", "Ceil", "Round", "Sign", "Not",
-      "Softplus", "HardSwish", "Identity", "LeakyRelu", "Elu", "Selu",
-      "HardSigmoid", "Clip", "Cast",
+      "Softplus", "HardSwish", "Identity", "LeakyRelu", "Elu", "Selu", "IsNaN",
+      "IsInf", "HardSigmoid", "Clip", "Cast",
       // Broadcasting binary and variadic.
       "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Equal",
       "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "And", "Or", "Xor",
