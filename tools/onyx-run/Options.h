@@ -32,6 +32,14 @@ struct Options {
   unsigned benchmarkRuns = 0;
   bool profile = false;
   std::string vulkanLoader;
+  // --generate: decode this many tokens after the prompt.
+  unsigned generate = 0;
+  std::string promptIds;
+  int64_t maxSeq = 0;
+  double temperature = 0;
+  unsigned topK = 0;
+  double topP = 1;
+  uint64_t seed = 0;
 };
 
 } // namespace onyx::run

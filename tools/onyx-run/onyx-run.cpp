@@ -4,6 +4,8 @@
 //     [--expected-output=...]... [--rtol=R] [--atol=A] [--output=@F.npy]...
 //     [--bind-dims=NAME=N,...] [--print-ir-after-all] [--device=N]
 //     [--list-devices] [--validate] [--check] [--benchmark=N] [--profile]
+// onyx-run DECODER.onnx --generate=N --prompt-ids=ID,... [--max-seq=N]
+//     [--temperature=T] [--top-k=K] [--top-p=P] [--seed=S] [--backend=...]
 //
 // An ONNX model is imported with its symbolic dimensions bound (from
 // --bind-dims, else from the inputs' shapes) and canonicalized; a .mlir
@@ -18,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/onyx-run/FrontEnd.h"
+#include "tools/onyx-run/GenerateCommand.h"
 #include "tools/onyx-run/Options.h"
 #include "tools/onyx-run/RunReport.h"
 #include "tools/onyx-run/VulkanBackend.h"
@@ -60,6 +63,7 @@ Examples:
   onyx-run model.onnx --input=@x.npy --expected-output=@y.npy --rtol=1e-4
   onyx-run model.onnx --input=@x.npy --check --benchmark=20 --profile
   onyx-run --list-devices
+  onyx-run decoder.onnx --generate=32 --prompt-ids=1,15,27 --backend=ref
 )";
 
 static Options parseCommandLine(int argc, char **argv) {
@@ -138,7 +142,40 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::init(runtime::InstanceOptions().loaderLibrary), cl::Hidden,
       cl::cat(category));
 
-  cl::HideUnrelatedOptions(category);
+  static cl::OptionCategory generation("text generation (--generate)");
+  static cl::opt<unsigned> generate(
+      "generate",
+      cl::desc("Generate N tokens with a decoder model in the cache "
+               "interface of ONNX exporters: one prefill pass over "
+               "--prompt-ids yields the first, each decode step one more; "
+               "prints the ids as they come, then the times"),
+      cl::value_desc("N"), cl::init(0), cl::cat(generation));
+  static cl::opt<std::string> promptIds(
+      "prompt-ids", cl::desc("The prompt's token ids"),
+      cl::value_desc("ID,ID,..."), cl::cat(generation));
+  static cl::opt<int64_t> maxSeq(
+      "max-seq",
+      cl::desc("The most positions the cache holds, prompt included; "
+               "generation stops there (default: no limit)"),
+      cl::value_desc("N"), cl::init(0), cl::cat(generation));
+  static cl::opt<double> temperature(
+      "temperature",
+      cl::desc("Sample from softmax(logits / T) (default 0: greedy, the "
+               "largest logit)"),
+      cl::value_desc("T"), cl::init(0), cl::cat(generation));
+  static cl::opt<unsigned> topK(
+      "top-k", cl::desc("Sample among the K largest logits (default 0: all)"),
+      cl::value_desc("K"), cl::init(0), cl::cat(generation));
+  static cl::opt<double> topP(
+      "top-p",
+      cl::desc("Sample among the fewest tokens whose probability reaches P "
+               "(default 1: all)"),
+      cl::value_desc("P"), cl::init(1), cl::cat(generation));
+  static cl::opt<uint64_t> seed(
+      "seed", cl::desc("The sampler's random seed (default 0)"),
+      cl::value_desc("S"), cl::init(0), cl::cat(generation));
+
+  cl::HideUnrelatedOptions({&category, &generation});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   Options options;
@@ -158,6 +195,13 @@ static Options parseCommandLine(int argc, char **argv) {
   options.benchmarkRuns = benchmark;
   options.profile = profile;
   options.vulkanLoader = vulkanLoader;
+  options.generate = generate;
+  options.promptIds = promptIds;
+  options.maxSeq = maxSeq;
+  options.temperature = temperature;
+  options.topK = topK;
+  options.topP = topP;
+  options.seed = seed;
   return options;
 }
 
@@ -331,6 +375,20 @@ static LogicalResult runModel(const Options &options) {
                 "--list-devices; --help lists the options)");
     return failure();
   }
+  if (!options.generate && (!options.promptIds.empty() || options.maxSeq))
+    reportError("--prompt-ids and --max-seq apply to --generate");
+  if (options.maxSeq < 0)
+    reportError("--max-seq must not be negative");
+  if ((!options.generate && (!options.promptIds.empty() || options.maxSeq)) ||
+      options.maxSeq < 0)
+    return failure();
+  if (options.generate && options.backend == Backend::Reference) {
+    if (options.validate || options.device) {
+      reportError("--validate and --device apply to --backend=vulkan");
+      return failure();
+    }
+    return runGeneration(options, nullptr);
+  }
   for (StringRef file : options.outputs) {
     if (!file.starts_with("@") || !file.ends_with(".npy")) {
       reportError("--output=" + file + ": expected --output=@FILE.npy");
@@ -362,7 +420,9 @@ static LogicalResult runModel(const Options &options) {
       VulkanBackend::create(&ctx, vulkanOptions);
   if (failed(backend))
     return failure();
-  LogicalResult result = runOnVulkan(options, ctx, sourceMgr, **backend);
+  LogicalResult result = options.generate
+                             ? runGeneration(options, backend->get())
+                             : runOnVulkan(options, ctx, sourceMgr, **backend);
   if (failed(reportValidation(**backend)))
     return failure();
   return result;

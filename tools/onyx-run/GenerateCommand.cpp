@@ -1,0 +1,195 @@
+//===- GenerateCommand.cpp - onyx-run --generate --------------------------===//
+//
+// Generation from the command line: the decoder interface is found in the
+// ONNX model's signature, each step runs on the chosen backend, ids are
+// printed as they come and the times at the end.
+//
+// Neither backend runs a model with symbolic dimensions yet, so each step
+// is imported (and on Vulkan lowered and loaded) for its own shapes and the
+// cache goes through the host between steps (HostCacheSession). A session
+// that keeps the cache on the device replaces it once one compiled plan
+// serves every past length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/onyx-run/GenerateCommand.h"
+#include "tools/onyx-run/Generation.h"
+#include "tools/onyx-run/RunReport.h"
+#include "tools/onyx-run/VulkanBackend.h"
+
+#include "dialect/gpu/GpuDialect.h"
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/import/Signature.h"
+#include "dialect/onnx/io/ModelLoader.h"
+#include "dialect/onnx/reference/ReferenceBackend.h"
+
+#include "ir/Context.h"
+#include "ir/SourceMgrDiagnostics.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+using namespace onyx;
+using namespace onyx::onnx;
+using namespace onyx::run;
+
+/// Parses `--prompt-ids=ID,ID,...`.
+static FailureOr<SmallVector<int64_t>> parsePromptIds(StringRef text) {
+  SmallVector<int64_t> ids;
+  SmallVector<StringRef> items;
+  text.split(items, ',');
+  for (StringRef item : items) {
+    int64_t id;
+    if (llvm::to_integer(item.trim(), id, 10)) {
+      ids.push_back(id);
+      continue;
+    }
+    reportError("--prompt-ids: expected integers separated by commas, got '" +
+                item + "'");
+    return failure();
+  }
+  return ids;
+}
+
+/// The flags --generate runs with; the others would be ignored.
+static LogicalResult checkFlags(const Options &options) {
+  if (!options.inputs.empty() || !options.expectedOutputs.empty() ||
+      !options.outputs.empty() || options.check || options.benchmarkRuns ||
+      options.profile || !options.bindDims.empty()) {
+    reportError("--generate feeds the model itself: it does not take "
+                "--input, --expected-output, --output, --check, "
+                "--benchmark, --profile or --bind-dims");
+    return failure();
+  }
+  if (options.promptIds.empty()) {
+    reportError("--generate needs --prompt-ids=ID,ID,...");
+    return failure();
+  }
+  if (llvm::sys::path::extension(options.modelPath) != ".onnx") {
+    reportError("--generate needs an ONNX model (.onnx) with the decoder "
+                "cache interface; '" +
+                options.modelPath + "' is not one");
+    return failure();
+  }
+  if (options.topP <= 0 || options.topP > 1 || options.temperature < 0) {
+    reportError("--top-p must be in (0, 1] and --temperature at least 0");
+    return failure();
+  }
+  return success();
+}
+
+/// One step: the model imported for the shapes of `inputs` in a Context of
+/// its own (so that nothing of a step outlives it but its outputs), run on
+/// the reference backend or lowered and run on `vulkan`.
+static FailureOr<SmallVector<Tensor>> runStep(const Options &options,
+                                              const VulkanBackend *vulkan,
+                                              ArrayRef<Tensor> inputs) {
+  Context ctx;
+  ctx.loadDialect<OnnxDialect>();
+  ctx.loadDialect<gpu::GpuDialect>();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module =
+      loadOnnxModel(options.modelPath, &ctx, inputs, ModelLoadOptions());
+  if (!module)
+    return failure();
+  auto main = dyn_cast_or_null<FuncOp>(module.get().lookupSymbol("main"));
+  if (!main) {
+    reportError("'" + options.modelPath + "' has no func.func @main");
+    return failure();
+  }
+  if (!vulkan)
+    return runReference(main, inputs);
+
+  refineArgumentTypes(main, inputs);
+  if (failed(vulkan->lower(*module, nullptr)))
+    return failure();
+  FailureOr<std::unique_ptr<runtime::Executable>> exe =
+      runtime::Executable::load(vulkan->getDevice(), *module,
+                                runtime::LoadOptions());
+  if (failed(exe))
+    return failure();
+  return runExecutable(**exe, inputs);
+}
+
+static void printTimes(const GenerationResult &result, size_t promptLength) {
+  llvm::outs() << fmt::format("prefill: {} tokens in {:.3f} ms\n", promptLength,
+                              result.prefillMs);
+  if (!result.decodeMs.empty()) {
+    double total =
+        std::accumulate(result.decodeMs.begin(), result.decodeMs.end(), 0.0);
+    double perToken = total / double(result.decodeMs.size());
+    llvm::outs() << fmt::format(
+        "decode: {} tokens, {:.3f} ms/token, {:.2f} tokens/s\n",
+        result.decodeMs.size(), perToken, 1000 / perToken);
+  }
+  if (result.stoppedAtMaxSeq)
+    llvm::outs() << "stopped: the cache is full (--max-seq)\n";
+}
+
+LogicalResult onyx::run::runGeneration(const Options &options,
+                                       const VulkanBackend *vulkan) {
+  if (failed(checkFlags(options)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> prompt = parsePromptIds(options.promptIds);
+  if (failed(prompt))
+    return failure();
+
+  FailureOr<ModelSignature> signature = failure();
+  {
+    Context ctx;
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+    signature = readOnnxSignature(options.modelPath, &ctx);
+  }
+  if (failed(signature))
+    return failure();
+  std::string error;
+  FailureOr<DecoderInterface> interface =
+      DecoderInterface::find(*signature, error);
+  if (failed(interface)) {
+    reportError(options.modelPath + ": " + error);
+    return failure();
+  }
+
+  GenerationOptions generation;
+  generation.newTokens = options.generate;
+  generation.maxSeq = options.maxSeq;
+  generation.sampling.temperature = options.temperature;
+  generation.sampling.topK = options.topK;
+  generation.sampling.topP = options.topP;
+  generation.sampling.seed = options.seed;
+  if (failed(checkPrompt(*interface, *prompt, generation, error))) {
+    reportError("--prompt-ids: " + error);
+    return failure();
+  }
+
+  HostCacheSession session(
+      *interface,
+      [&](ArrayRef<Tensor> inputs) { return runStep(options, vulkan, inputs); },
+      [](const std::string &message) { reportError(message); });
+  bool first = true;
+  FailureOr<GenerationResult> result =
+      generate(session, *prompt, generation, [&](int64_t id) {
+        llvm::outs() << (first ? "" : " ") << id;
+        llvm::outs().flush();
+        first = false;
+      });
+  if (!first)
+    llvm::outs() << '\n';
+  if (failed(result))
+    return failure();
+  printTimes(*result, prompt->size());
+  llvm::outs() << "note: each step was imported"
+               << (vulkan ? ", compiled and loaded" : "")
+               << " for its own shapes, the cache passing through the host "
+                  "(one plan for every step needs symbolic dimensions); the "
+                  "times include that\n";
+  return success();
+}

@@ -1,0 +1,369 @@
+//===- Generation.cpp - Token-by-token decoding of a decoder model --------===//
+
+#include "tools/onyx-run/Generation.h"
+
+#include "dialect/onnx/import/Signature.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+using namespace onyx;
+using namespace onyx::onnx;
+using namespace onyx::run;
+
+//===----------------------------------------------------------------------===//
+// DecoderInterface
+//===----------------------------------------------------------------------===//
+
+static std::optional<unsigned> findByName(ArrayRef<ValueSignature> values,
+                                          StringRef name) {
+  for (auto [i, value] : llvm::enumerate(values))
+    if (value.name == name)
+      return unsigned(i);
+  return std::nullopt;
+}
+
+static std::string describeShape(const ValueSignature &value) {
+  if (!value.hasShape)
+    return "no declared shape";
+  SmallVector<std::string> dims;
+  for (auto [size, name] : llvm::zip(value.shape, value.dimNames))
+    dims.push_back(!name.empty()                 ? name
+                   : ShapedType::isDynamic(size) ? "?"
+                                                 : std::to_string(size));
+  return fmt::format("[{}]", llvm::join(dims, ", "));
+}
+
+/// Checks that `value` is a rank-`rank` tensor of an integer (or float)
+/// element type; `error` names it otherwise.
+static LogicalResult checkValue(const ValueSignature &value, int64_t rank,
+                                bool wantFloat, StringRef kind,
+                                std::string &error) {
+  bool typeOk = value.elementType && (wantFloat ? isFloat(*value.elementType)
+                                                : !isFloat(*value.elementType));
+  if (!typeOk || !value.hasShape || int64_t(value.shape.size()) != rank) {
+    error = fmt::format("{} '{}' must be a rank-{} {} tensor, got {} of {}",
+                        kind, value.name, rank, wantFloat ? "float" : "integer",
+                        describeShape(value),
+                        value.elementType ? getTypeName(*value.elementType)
+                                          : StringRef("an unsupported type"));
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<DecoderInterface>
+DecoderInterface::find(const ModelSignature &signature, std::string &error) {
+  DecoderInterface interface;
+  interface.numInputs = signature.inputs.size();
+  SmallVector<std::string> missing;
+  auto input = [&](StringRef name) {
+    std::optional<unsigned> index = findByName(signature.inputs, name);
+    if (!index)
+      missing.push_back(fmt::format("input '{}'", name));
+    return index;
+  };
+  auto output = [&](StringRef name) {
+    std::optional<unsigned> index = findByName(signature.outputs, name);
+    if (!index)
+      missing.push_back(fmt::format("output '{}'", name));
+    return index;
+  };
+  std::optional<unsigned> ids = input("input_ids");
+  std::optional<unsigned> mask = input("attention_mask");
+  std::optional<unsigned> logits = output("logits");
+  interface.positionIds = findByName(signature.inputs, "position_ids");
+
+  SmallVector<std::pair<unsigned, unsigned>> cache;
+  for (unsigned layer = 0;; ++layer) {
+    bool any = false;
+    for (StringRef kind : {"key", "value"}) {
+      std::string past = fmt::format("past_key_values.{}.{}", layer, kind);
+      std::string present = fmt::format("present.{}.{}", layer, kind);
+      std::optional<unsigned> in = findByName(signature.inputs, past);
+      std::optional<unsigned> out = findByName(signature.outputs, present);
+      any |= in || out;
+      if (!in)
+        missing.push_back(fmt::format("input '{}'", past));
+      if (!out)
+        missing.push_back(fmt::format("output '{}'", present));
+      if (in && out)
+        cache.emplace_back(*in, *out);
+    }
+    if (!any) {
+      // The layer after the last one: what it lacks is not missing.
+      missing.resize(missing.size() - 4);
+      if (layer == 0)
+        missing.push_back("input 'past_key_values.0.key'");
+      break;
+    }
+  }
+  if (!missing.empty()) {
+    error = "the model does not have the decoder cache interface "
+            "(input_ids, attention_mask, past_key_values.{i}.key/value in; "
+            "logits, present.{i}.key/value out): missing " +
+            llvm::join(missing, ", ");
+    return failure();
+  }
+
+  // Every input must be one the loop can feed.
+  for (auto [i, value] : llvm::enumerate(signature.inputs)) {
+    bool known = i == *ids || i == *mask || i == interface.positionIds ||
+                 llvm::any_of(cache, [&](auto entry) {
+                   return entry.first == unsigned(i);
+                 });
+    if (!known) {
+      error = fmt::format("the model has input '{}', which is not part of "
+                          "the decoder cache interface",
+                          value.name);
+      return failure();
+    }
+  }
+
+  const ValueSignature &idsValue = signature.inputs[*ids];
+  const ValueSignature &maskValue = signature.inputs[*mask];
+  const ValueSignature &logitsValue = signature.outputs[*logits];
+  if (failed(checkValue(idsValue, 2, false, "input", error)) ||
+      failed(checkValue(maskValue, 2, false, "input", error)) ||
+      failed(checkValue(logitsValue, 3, true, "output", error)))
+    return failure();
+  interface.inputIds = *ids;
+  interface.attentionMask = *mask;
+  interface.idType = *idsValue.elementType;
+  interface.maskType = *maskValue.elementType;
+  interface.logits = *logits;
+  if (!ShapedType::isDynamic(logitsValue.shape[2]))
+    interface.vocabSize = logitsValue.shape[2];
+  if (interface.positionIds) {
+    const ValueSignature &value = signature.inputs[*interface.positionIds];
+    if (failed(checkValue(value, 2, false, "input", error)))
+      return failure();
+    interface.positionType = *value.elementType;
+  }
+
+  for (auto [in, out] : cache) {
+    const ValueSignature &past = signature.inputs[in];
+    const ValueSignature &present = signature.outputs[out];
+    if (failed(checkValue(past, 4, true, "input", error)) ||
+        failed(checkValue(present, 4, true, "output", error)))
+      return failure();
+    if (ShapedType::isDynamic(past.shape[1]) ||
+        ShapedType::isDynamic(past.shape[3])) {
+      error = fmt::format("input '{}' is {}: the cache needs fixed head and "
+                          "head-size dimensions ([batch, heads, past, "
+                          "head_size])",
+                          past.name, describeShape(past));
+      return failure();
+    }
+    if (past.elementType != present.elementType) {
+      error = fmt::format("input '{}' and output '{}' differ in element type",
+                          past.name, present.name);
+      return failure();
+    }
+    CacheEntry entry;
+    entry.pastName = past.name;
+    entry.input = in;
+    entry.output = out;
+    entry.elementType = *past.elementType;
+    entry.heads = past.shape[1];
+    entry.headDim = past.shape[3];
+    interface.cache.push_back(std::move(entry));
+  }
+  return interface;
+}
+
+//===----------------------------------------------------------------------===//
+// HostCacheSession
+//===----------------------------------------------------------------------===//
+
+DecoderSession::~DecoderSession() = default;
+
+HostCacheSession::HostCacheSession(DecoderInterface interface,
+                                   StepFunction step, ErrorFunction report)
+    : interface(std::move(interface)), step(std::move(step)),
+      report(std::move(report)) {
+  for (const DecoderInterface::CacheEntry &entry : this->interface.cache)
+    cache.emplace_back(entry.elementType,
+                       ArrayRef<int64_t>{1, entry.heads, 0, entry.headDim});
+}
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+FailureOr<SmallVector<float>> HostCacheSession::forward(ArrayRef<int64_t> ids) {
+  auto seq = int64_t(ids.size());
+  int64_t total = pastLength + seq;
+  SmallVector<Tensor> inputs(interface.numInputs);
+  inputs[interface.inputIds] =
+      Tensor::fromInts(interface.idType, {1, seq}, ids);
+  inputs[interface.attentionMask] = Tensor::fromInts(
+      interface.maskType, {1, total}, SmallVector<int64_t>(total, 1));
+  if (interface.positionIds) {
+    SmallVector<int64_t> positions(seq);
+    std::iota(positions.begin(), positions.end(), pastLength);
+    inputs[*interface.positionIds] =
+        Tensor::fromInts(interface.positionType, {1, seq}, positions);
+  }
+  for (auto [entry, tensor] : llvm::zip(interface.cache, cache))
+    inputs[entry.input] = tensor;
+
+  FailureOr<SmallVector<Tensor>> outputs = step(inputs);
+  if (failed(outputs))
+    return failure();
+
+  const Tensor &logits = (*outputs)[interface.logits];
+  ArrayRef<int64_t> shape = logits.getShape();
+  if (shape.size() != 3 || shape[0] != 1 || shape[1] != seq) {
+    report(fmt::format("output 'logits' is {}, expected [1, {}, vocab]",
+                       formatShape(shape), seq));
+    return failure();
+  }
+  SmallVector<float> last(shape[2]);
+  int64_t offset = (seq - 1) * shape[2];
+  for (int64_t i = 0; i < shape[2]; ++i)
+    last[i] = float(logits.getDouble(offset + i));
+
+  for (auto [entry, tensor] : llvm::zip(interface.cache, cache)) {
+    const Tensor &present = (*outputs)[entry.output];
+    SmallVector<int64_t> expected = {1, entry.heads, total, entry.headDim};
+    if (present.getShape() != ArrayRef<int64_t>(expected)) {
+      report(fmt::format("the present of '{}' is {}, expected {}",
+                         entry.pastName, formatShape(present.getShape()),
+                         formatShape(expected)));
+      return failure();
+    }
+    tensor = present;
+  }
+  pastLength = total;
+  return last;
+}
+
+//===----------------------------------------------------------------------===//
+// Sampling
+//===----------------------------------------------------------------------===//
+
+Sampler::Sampler(const SamplingOptions &options)
+    : options(options), rng(options.seed) {}
+
+int64_t Sampler::sample(ArrayRef<float> logits) {
+  assert(!logits.empty() && "no logits to sample from");
+  if (options.temperature <= 0)
+    return std::max_element(logits.begin(), logits.end()) - logits.begin();
+
+  SmallVector<int64_t> order(logits.size());
+  std::iota(order.begin(), order.end(), 0);
+  // Largest first; equal logits keep the lower id first.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return logits[a] > logits[b]; });
+  if (options.topK && options.topK < order.size())
+    order.resize(options.topK);
+
+  SmallVector<double> probs;
+  double top = logits[order.front()] / options.temperature, sum = 0;
+  for (int64_t id : order) {
+    probs.push_back(std::exp(logits[id] / options.temperature - top));
+    sum += probs.back();
+  }
+  // The smallest prefix whose probability reaches top-p (at least one).
+  size_t keep = probs.size();
+  if (options.topP < 1) {
+    double cumulative = 0;
+    for (size_t i = 0; i < probs.size(); ++i) {
+      cumulative += probs[i] / sum;
+      if (cumulative >= options.topP) {
+        keep = i + 1;
+        break;
+      }
+    }
+  }
+  double kept = std::accumulate(probs.begin(), probs.begin() + keep, 0.0);
+  double draw = std::uniform_real_distribution<double>(0, kept)(rng);
+  for (size_t i = 0; i < keep; ++i) {
+    draw -= probs[i];
+    if (draw < 0)
+      return order[i];
+  }
+  return order[keep - 1];
+}
+
+//===----------------------------------------------------------------------===//
+// The loop
+//===----------------------------------------------------------------------===//
+
+LogicalResult onyx::run::checkPrompt(const DecoderInterface &interface,
+                                     ArrayRef<int64_t> prompt,
+                                     const GenerationOptions &options,
+                                     std::string &error) {
+  if (prompt.empty()) {
+    error = "the prompt is empty";
+    return failure();
+  }
+  if (options.maxSeq && int64_t(prompt.size()) > options.maxSeq) {
+    error = fmt::format("the prompt has {} tokens, more than --max-seq={}",
+                        prompt.size(), options.maxSeq);
+    return failure();
+  }
+  for (auto [i, id] : llvm::enumerate(prompt)) {
+    if (id < 0 || (interface.vocabSize && id >= *interface.vocabSize)) {
+      error = fmt::format(
+          "prompt id {} (at index {}) is outside the vocabulary{}", id, i,
+          interface.vocabSize
+              ? fmt::format(" of {} tokens (0 to {})", *interface.vocabSize,
+                            *interface.vocabSize - 1)
+              : "");
+      return failure();
+    }
+  }
+  return success();
+}
+
+static double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+FailureOr<GenerationResult>
+onyx::run::generate(DecoderSession &session, ArrayRef<int64_t> prompt,
+                    const GenerationOptions &options,
+                    const std::function<void(int64_t)> &onToken) {
+  GenerationResult result;
+  Sampler sampler(options.sampling);
+  if (options.newTokens == 0)
+    return result;
+
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<SmallVector<float>> logits = session.forward(prompt);
+  if (failed(logits))
+    return failure();
+  int64_t token = sampler.sample(*logits);
+  result.prefillMs = millisecondsSince(start);
+  result.ids.push_back(token);
+  if (onToken)
+    onToken(token);
+
+  while (result.ids.size() < options.newTokens) {
+    if (options.maxSeq && session.getPastLength() + 1 > options.maxSeq) {
+      result.stoppedAtMaxSeq = true;
+      break;
+    }
+    start = std::chrono::steady_clock::now();
+    logits = session.forward(token);
+    if (failed(logits))
+      return failure();
+    token = sampler.sample(*logits);
+    result.decodeMs.push_back(millisecondsSince(start));
+    result.ids.push_back(token);
+    if (onToken)
+      onToken(token);
+  }
+  return result;
+}
