@@ -9,6 +9,8 @@
 //   LayerNorm:  mean, then the mean of (x - mean)^2, then the output; two
 //               passes, not E[x^2] - E[x]^2, which cancels catastrophically
 //               when the mean is large against the deviation.
+//   RMSNorm:    the mean of x^2, then the output (the LayerNorm kernel
+//               without the mean).
 //
 // BatchNormalization (inference) is elementwise per channel. Its five
 // tensors and the result do not fit the four storage buffers every target
@@ -132,9 +134,11 @@ static std::string broadcastFunction(StringRef name, ArrayRef<int64_t> shape,
                      glsl::broadcastIndex(shape, normalized.size(), "c"));
 }
 
+/// A LayerNormalization kernel, or with `rms` an RMSNormalization one.
 static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                                    const RowSpace &space, int64_t axis,
-                                   const LayerNormOutputs &outputs) {
+                                   const LayerNormOutputs &outputs,
+                                   bool rms = false) {
   Value data = op->getOperand(0);
   RankedTensorType type = getTensorType(data);
   Type et = type.getElementType();
@@ -147,7 +151,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
   std::string ct = glsl::computeType(et);
   KernelSpec spec;
-  spec.name = outputs.y ? "layer_norm" : "layer_norm_stats";
+  spec.name = rms ? "rms_norm" : outputs.y ? "layer_norm" : "layer_norm_stats";
   spec.workgroupSize = {layout.size(), 1, 1};
   std::string decls, helpers;
   SmallVector<Value> bindings;
@@ -172,8 +176,9 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   if (!x)
     return failure();
   bind(x, gpu::Access::Read, et, "x");
-  std::string value = fmt::format("(xv - mean) * invStdDev * {}",
-                                  glsl::load(et, "scale", "scaleIndex(i)"));
+  std::string value =
+      fmt::format("{} * invStdDev * {}", rms ? "xv" : "(xv - mean)",
+                  glsl::load(et, "scale", "scaleIndex(i)"));
   if (outputs.y) {
     if (!bindOperand(1, "scale"))
       return failure();
@@ -200,24 +205,25 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
 
   double length = double(space.rowLength);
   RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
-  std::string code =
-      glsl::header(spec.workgroupSize) + decls +
-      rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
-      combineFunctions(ct) + helpers + "void main() {\n" + rowPrologue() +
-      loadRowValues(values) +
-      fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
-      forEachValue(values, "      sum += xv;\n") +
-      reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
-      fmt::format("  {0} mean = sum / {1};\n"
-                  "  {0} squares = {2};\n",
-                  ct, glsl::literal(et, length), glsl::literal(et, 0)) +
-      forEachValue(values, fmt::format("      {} d = xv - mean;\n"
-                                       "      squares += d * d;\n",
-                                       ct)) +
-      reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
-      fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n", ct,
-                  glsl::literal(et, 1), glsl::literal(et, length),
-                  glsl::literal(et, epsilon));
+  std::string code = glsl::header(spec.workgroupSize) + decls +
+                     rowDeclarations(space, layout) +
+                     sharedArray(layout, ct, "red") + combineFunctions(ct) +
+                     helpers + "void main() {\n" + rowPrologue() +
+                     loadRowValues(values);
+  if (!rms)
+    code +=
+        fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
+        forEachValue(values, "      sum += xv;\n") +
+        reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
+        fmt::format("  {} mean = sum / {};\n", ct, glsl::literal(et, length));
+  code += fmt::format("  {} squares = {};\n", ct, glsl::literal(et, 0)) +
+          forEachValue(values, fmt::format("      {} d = xv{};\n"
+                                           "      squares += d * d;\n",
+                                           ct, rms ? "" : " - mean")) +
+          reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
+          fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n",
+                      ct, glsl::literal(et, 1), glsl::literal(et, length),
+                      glsl::literal(et, epsilon));
   if (outputs.y)
     code += forEachValue(values,
                          "      " + glsl::store(et, "y", "at", value) + "\n");
@@ -277,6 +283,27 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
       return failure();
   }
   return emitLayerNorm(op, ctx, space, axis, outputs);
+}
+
+static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
+  RankedTensorType type = getTensorType(op->getOperand(0));
+  if (reportUnsupported(ctx, type.getElementType()))
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis < 0)
+    axis += rank;
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis, rank);
+  RowSpace space = getRowSpace(type.getShape(), reduced);
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type);
+  ctx.setResult(op->getResult(0), outputs.y);
+  if (space.numRows == 0)
+    return success();
+  if (space.rowLength == 0)
+    return ctx.emitError() << "cannot normalize over no elements";
+  return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -384,6 +411,7 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.Softmax", lowerSoftmax},
     {"onnx.LogSoftmax", lowerSoftmax},
     {"onnx.LayerNormalization", lowerLayerNorm},
+    {"onnx.RMSNormalization", lowerRMSNorm},
     {"onnx.BatchNormalization", lowerBatchNorm},
 };
 

@@ -125,6 +125,7 @@ void addMulPatterns(PatternSet &patterns, Context *ctx) {
   addPattern(patterns, "onnx.Mul", cancelNegations, "cancel-negations");
   addGeluPatterns(patterns, ctx);
   addLayerNormPattern(patterns, "onnx.Mul");
+  addRMSNormPattern(patterns, "onnx.Mul");
 }
 
 /// max(x, +0.0) -> relu(x), for floats and signed integers: Relu is Max
@@ -150,6 +151,7 @@ void addMaxPatterns(PatternSet &patterns, Context *) {
 void addDivPatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, "onnx.Div", cancelNegations, "cancel-negations");
   addLayerNormPattern(patterns, "onnx.Div");
+  addRMSNormPattern(patterns, "onnx.Div");
 }
 
 } // namespace onyx::onnx

@@ -52,12 +52,13 @@ void addCommutativePatterns(PatternSet &patterns, Context *) {
 /// Constants to the right, and onnx.LayerNormalization formed from its
 /// decomposed subgraph when it ends in this Add.
 void addAddPatterns(PatternSet &patterns, Context *ctx);
-/// Also forms onnx.Gelu and onnx.LayerNormalization from the decomposed
-/// subgraphs PyTorch exports.
+/// Also forms onnx.Gelu, onnx.LayerNormalization and onnx.RMSNormalization
+/// from the decomposed subgraphs PyTorch exports.
 void addMulPatterns(PatternSet &patterns, Context *ctx);
 /// Constants to the right, and max(x, +0.0) -> relu(x).
 void addMaxPatterns(PatternSet &patterns, Context *ctx);
-/// Also forms onnx.LayerNormalization without scale or bias.
+/// Also forms onnx.LayerNormalization without scale or bias, and
+/// onnx.RMSNormalization (x / rms) without a scale.
 void addDivPatterns(PatternSet &patterns, Context *ctx);
 
 /// The Gelu patterns (GeluPattern.cpp), rooted on the final onnx.Mul.
@@ -66,5 +67,16 @@ void addGeluPatterns(PatternSet &patterns, Context *ctx);
 /// `rootName`, the last op of the decomposed subgraph: onnx.Add (with a
 /// bias), onnx.Mul (a scale only) or onnx.Div (neither).
 void addLayerNormPattern(PatternSet &patterns, StringRef rootName);
+/// The RMSNormalization pattern (RMSNormPattern.cpp) rooted on `rootName`:
+/// onnx.Mul (x * rsqrt, or that times a scale) or onnx.Div (x / rms).
+void addRMSNormPattern(PatternSet &patterns, StringRef rootName);
+
+/// Helpers of the normalization patterns.
+/// The op defining `value` if it is `name` and `value` has no other use.
+Operation *getSingleUseOp(Value value, StringRef name);
+/// The first reduced axis, counted from the end, of a ReduceMean that keeps
+/// its dimensions and reduces a nonempty run of trailing dimensions of its
+/// rank-`rank` operand; nullopt for any other ReduceMean.
+std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank);
 
 } // namespace onyx::onnx

@@ -30,21 +30,6 @@
 
 namespace onyx::onnx {
 
-namespace {
-
-/// A LayerNorm found ending at a root op.
-struct LayerNormMatch {
-  Value x;
-  /// The first normalized axis, counted from the end (negative).
-  int64_t axis = 0;
-  double epsilon = 0;
-  /// Scale and B as LayerNormalization takes them (leading unit dimensions
-  /// beyond the normalized rank dropped); null when absent.
-  DenseElementsAttr scale, bias;
-  /// The constants the subgraph used, reused when their type is unchanged.
-  Value gamma, beta;
-};
-
 /// The op defining `value` if it is `name` and `value` has no other use.
 Operation *getSingleUseOp(Value value, StringRef name) {
   Operation *op = getDefiningOp(value, name);
@@ -54,7 +39,7 @@ Operation *getSingleUseOp(Value value, StringRef name) {
 /// The first reduced axis, counted from the end, of a ReduceMean that keeps
 /// its dimensions and reduces a nonempty run of trailing dimensions of its
 /// rank-`rank` operand; nullopt for any other ReduceMean.
-std::optional<int64_t> getTrailingAxis(Operation *reduce, int64_t rank) {
+std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank) {
   OpAttrs attrs(reduce);
   if (attrs.getInt("keepdims") != 1)
     return std::nullopt;
@@ -85,6 +70,21 @@ std::optional<int64_t> getTrailingAxis(Operation *reduce, int64_t rank) {
       return std::nullopt;
   return -int64_t(normalized.size());
 }
+
+namespace {
+
+/// A LayerNorm found ending at a root op.
+struct LayerNormMatch {
+  Value x;
+  /// The first normalized axis, counted from the end (negative).
+  int64_t axis = 0;
+  double epsilon = 0;
+  /// Scale and B as LayerNormalization takes them (leading unit dimensions
+  /// beyond the normalized rank dropped); null when absent.
+  DenseElementsAttr scale, bias;
+  /// The constants the subgraph used, reused when their type is unchanged.
+  Value gamma, beta;
+};
 
 /// `div` = d / Sqrt(ReduceMean(Pow(d, 2)) + eps), d = x - ReduceMean(x),
 /// both means over the same trailing axes; fills x, axis and epsilon.
@@ -127,8 +127,8 @@ bool matchNormalization(Operation *div, LayerNormMatch &m) {
   if (!et || (*et != ElementType::F16 && *et != ElementType::F32 &&
               *et != ElementType::F64))
     return false;
-  std::optional<int64_t> axis = getTrailingAxis(mean, type.getRank());
-  if (!axis || axis != getTrailingAxis(varMean, type.getRank()))
+  std::optional<int64_t> axis = getTrailingReduceAxis(mean, type.getRank());
+  if (!axis || axis != getTrailingReduceAxis(varMean, type.getRank()))
     return false;
   // Scale and B are constants of the normalized shape, which must be known.
   if (llvm::any_of(type.getShape().take_back(-*axis), ShapedType::isDynamic))

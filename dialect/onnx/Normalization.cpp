@@ -10,6 +10,11 @@
 // InvStdDev results have X's shape with those dimensions set to 1, in the
 // float type that stash_type names (an ONNX data type code; 1 is f32).
 //
+// RMSNormalization (opset 23) scales by the root mean square instead:
+// Y = X / sqrt(mean(X^2) + epsilon) * Scale over the dimensions from `axis`
+// on, without a mean subtracted or a bias; onyx also forms it from the
+// decomposed subgraph PyTorch exports (RMSNormPattern.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/OpDef.h"
@@ -99,11 +104,13 @@ const ValueSpec layerNormResults[] = {
 const AttrSpec layerNormAttrs[] = {
     intAttr("axis", -1), floatAttr("epsilon", 1e-5), intAttr("stash_type", 1)};
 
-LogicalResult inferLayerNorm(InferState &s) {
+/// Checks X, `axis` and that the other operands broadcast to the
+/// normalized dimensions; sets `axis` non-negative.
+LogicalResult checkNormalizedOperands(InferState &s, int64_t &axis) {
   if (failed(s.checkFloat(0)))
     return failure();
   int64_t rank = s.getRank(0);
-  int64_t axis = s.getAttrs().getInt("axis");
+  axis = s.getAttrs().getInt("axis");
   if (failed(s.normalizeAxis(axis, rank, "axis")))
     return failure();
   ArrayRef<int64_t> normalized = s.getShape(0).drop_front(axis);
@@ -120,11 +127,24 @@ LogicalResult inferLayerNorm(InferState &s) {
              << " does not broadcast to the normalized dimensions of "
              << s.getType(0);
   }
+  return success();
+}
+
+LogicalResult checkStashType(InferState &s, std::optional<ElementType> &stash) {
   int64_t stashType = s.getAttrs().getInt("stash_type");
-  std::optional<ElementType> stash = fromOnnxDataType(stashType);
+  stash = fromOnnxDataType(stashType);
   if (!stash || !isFloat(*stash))
     return s.emitAttrError("stash_type")
            << "must be an ONNX float data type, got " << stashType;
+  return success();
+}
+
+LogicalResult inferLayerNorm(InferState &s) {
+  int64_t axis;
+  std::optional<ElementType> stash;
+  if (failed(checkNormalizedOperands(s, axis)) ||
+      failed(checkStashType(s, stash)))
+    return failure();
   s.addResult(s.getType(0));
   SmallVector<int64_t> statsShape(s.getShape(0));
   std::fill(statsShape.begin() + axis, statsShape.end(), 1);
@@ -184,6 +204,53 @@ LogicalResult evalLayerNorm(EvalState &s) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// RMSNormalization
+//===----------------------------------------------------------------------===//
+
+const ValueSpec rmsNormOperands[] = {{"X"}, {"scale"}};
+const ValueSpec rmsNormResults[] = {{"Y"}};
+
+LogicalResult inferRMSNorm(InferState &s) {
+  int64_t axis;
+  std::optional<ElementType> stash;
+  if (failed(checkNormalizedOperands(s, axis)) ||
+      failed(checkStashType(s, stash)))
+    return failure();
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalRMSNorm(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  int64_t axis = s.getAttrs().getInt("axis");
+  if (axis < 0)
+    axis += int64_t(shape.size());
+  double epsilon = s.getAttrs().getFloat("epsilon");
+  ArrayRef<int64_t> inner = shape.drop_front(axis);
+  int64_t groups = getNumElements(shape.take_front(axis));
+  int64_t size = getNumElements(inner);
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor scale =
+      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
+  Tensor out(ElementType::F64, shape);
+  ArrayRef<double> xv = x.getValues<double>();
+  ArrayRef<double> sv = scale.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t g = 0; g < groups; ++g) {
+    ArrayRef<double> values = xv.slice(g * size, size);
+    double squares = 0;
+    for (double v : values)
+      squares += v * v;
+    double invRms = 1.0 / std::sqrt(squares / double(size) + epsilon);
+    for (int64_t i = 0; i < size; ++i)
+      ov[g * size + i] = values[i] * invRms * sv[i];
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  return success();
+}
+
 const OpDef normalizationDefs[] = {
     {{"onnx.BatchNormalization", batchNormOperands, batchNormResults,
       batchNormAttrs, OpTrait::Pure},
@@ -195,6 +262,10 @@ const OpDef normalizationDefs[] = {
       layerNormAttrs, OpTrait::Pure},
      inferLayerNorm,
      evalLayerNorm},
+    {{"onnx.RMSNormalization", rmsNormOperands, rmsNormResults, layerNormAttrs,
+      OpTrait::Pure},
+     inferRMSNorm,
+     evalRMSNorm},
 };
 
 } // namespace

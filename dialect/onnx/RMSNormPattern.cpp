@@ -1,0 +1,225 @@
+//===- RMSNormPattern.cpp - Forming onnx.RMSNormalization -----------------===//
+//
+// PyTorch exports RMSNorm (Llama, T5, Gemma, Qwen: `x * rsqrt(mean(x^2) +
+// eps) * weight`) as
+//   ms = ReduceMean(Pow(x, 2), axes)    r = 1 / Sqrt(ms + eps)
+//   n = x * r    y = n * gamma
+// with the axes the trailing dimensions, keepdims and gamma a constant; the
+// square may be Mul(x, x), 1 / Sqrt a Reciprocal of the Sqrt, and x * r a
+// Div of x by the Sqrt. The pattern is rooted on the last op (the Mul by
+// gamma, else the Mul or Div forming n); an n whose one user would itself
+// complete the RMSNorm with a scale is left to that user. Operands of Add
+// and Mul are matched in either order. Every intermediate value must have
+// no other use, so the subgraph disappears; x may have other uses (the
+// residual connection). A centred x (x - mean(x)) makes it a LayerNorm,
+// which LayerNormPattern.cpp forms instead.
+//
+// RMSNormalization (opset 23) is defined by this same computation, so the
+// rewrite is exact up to rounding order. stash_type is set to x's type, the
+// precision the decomposed statistics are computed in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/ElementwisePatterns.h"
+#include "dialect/onnx/OpSchema.h"
+#include "dialect/onnx/Tensor.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+namespace {
+
+struct RMSNormMatch {
+  Value x;
+  /// The first normalized axis, counted from the end (negative).
+  int64_t axis = 0;
+  double epsilon = 0;
+  /// The scale as RMSNormalization takes it, and the value it came from;
+  /// null when there is none.
+  DenseElementsAttr scale;
+  Value gamma;
+};
+
+/// Whether `value` is x squared: Pow(x, 2) or Mul(x, x), used only once.
+bool isSquareOf(Value value, Value x) {
+  if (Operation *pow = getSingleUseOp(value, "onnx.Pow")) {
+    std::optional<double> exponent = getSplatValue(pow->getOperand(1));
+    return pow->getOperand(0) == x && exponent && *exponent == 2.0;
+  }
+  Operation *mul = getSingleUseOp(value, "onnx.Mul");
+  return mul && mul->getOperand(0) == x && mul->getOperand(1) == x;
+}
+
+/// `sqrt` = Sqrt(ReduceMean(x^2) + eps) over trailing axes of x; fills the
+/// axis and epsilon.
+bool matchRms(Operation *sqrt, Value x, RMSNormMatch &m) {
+  if (!sqrt || !isOp(sqrt, "onnx.Sqrt"))
+    return false;
+  Operation *addEps = getSingleUseOp(sqrt->getOperand(0), "onnx.Add");
+  if (!addEps)
+    return false;
+  Operation *mean = nullptr;
+  std::optional<double> epsilon;
+  for (unsigned i = 0; i < 2 && !mean; ++i) {
+    epsilon = getSplatValue(addEps->getOperand(1 - i));
+    if (epsilon)
+      mean = getSingleUseOp(addEps->getOperand(i), "onnx.ReduceMean");
+  }
+  // The epsilon attribute is an f32: an f64 epsilon must fit it exactly.
+  if (!mean || !haveSameType(addEps->getResult(0), mean->getResult(0)) ||
+      !haveSameType(sqrt->getResult(0), mean->getResult(0)) ||
+      double(float(*epsilon)) != *epsilon ||
+      !isSquareOf(mean->getOperand(0), x) ||
+      !haveSameType(mean->getOperand(0), x))
+    return false;
+  // x - mean(x) normalized this way is a LayerNorm: left to its pattern.
+  if (Operation *sub = getDefiningOp(x, "onnx.Sub"))
+    if (Operation *center =
+            getDefiningOp(sub->getOperand(1), "onnx.ReduceMean"))
+      if (center->getOperand(0) == sub->getOperand(0))
+        return false;
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  std::optional<ElementType> et =
+      type ? getElementType(type.getElementType()) : std::nullopt;
+  if (!et || (*et != ElementType::F16 && *et != ElementType::F32 &&
+              *et != ElementType::F64))
+    return false;
+  std::optional<int64_t> axis = getTrailingReduceAxis(mean, type.getRank());
+  // The scale is a constant of the normalized shape, which must be known.
+  if (!axis ||
+      llvm::any_of(type.getShape().take_back(-*axis), ShapedType::isDynamic))
+    return false;
+  m.x = x;
+  m.axis = *axis;
+  m.epsilon = *epsilon;
+  return true;
+}
+
+/// `n` = x * (1 / rms), (1 / rms) * x, x * Reciprocal(rms) or x / rms, of
+/// x's type.
+bool matchNormalized(Operation *n, RMSNormMatch &m) {
+  if (isOp(n, "onnx.Div"))
+    return haveSameType(n->getResult(0), n->getOperand(0)) &&
+           matchRms(getSingleUseOp(n->getOperand(1), "onnx.Sqrt"),
+                    n->getOperand(0), m);
+  if (!isOp(n, "onnx.Mul"))
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    Value x = n->getOperand(i), r = n->getOperand(1 - i);
+    if (!haveSameType(n->getResult(0), x))
+      continue;
+    Operation *sqrt = nullptr;
+    if (Operation *recip = getSingleUseOp(r, "onnx.Reciprocal")) {
+      sqrt = getSingleUseOp(recip->getOperand(0), "onnx.Sqrt");
+    } else if (Operation *div = getSingleUseOp(r, "onnx.Div")) {
+      std::optional<double> one = getSplatValue(div->getOperand(0));
+      if (one && *one == 1.0)
+        sqrt = getSingleUseOp(div->getOperand(1), "onnx.Sqrt");
+    }
+    if (sqrt && matchRms(sqrt, x, m))
+      return true;
+  }
+  return false;
+}
+
+/// `param` as RMSNormalization's scale for `m`: a constant of x's element
+/// type that broadcasts to exactly the normalized dimensions, with leading
+/// unit dimensions beyond their rank dropped; null otherwise.
+DenseElementsAttr fitScale(Value param, const RMSNormMatch &m) {
+  DenseElementsAttr attr = getConstantValue(param);
+  auto xType = cast<RankedTensorType>(m.x.getType());
+  if (!attr || attr.getElementType() != xType.getElementType())
+    return nullptr;
+  ArrayRef<int64_t> normalized = xType.getShape().take_back(-m.axis);
+  ArrayRef<int64_t> shape = attr.getType().getShape();
+  while (shape.size() > normalized.size() && shape.front() == 1)
+    shape = shape.drop_front();
+  std::optional<SmallVector<int64_t>> b = broadcastShapes(normalized, shape);
+  if (!b || ArrayRef<int64_t>(*b) != normalized)
+    return nullptr;
+  if (shape.size() == size_t(attr.getType().getRank()))
+    return attr;
+  return DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get(shape, xType.getElementType()), attr.getRawData());
+}
+
+/// Matches the RMSNorm ending at `op`: n, or n * gamma (either order).
+bool matchRMSNorm(Operation *op, RMSNormMatch &m) {
+  if (!isOp(op, "onnx.Mul"))
+    return matchNormalized(op, m);
+  for (unsigned i = 0; i < 2; ++i) {
+    Value inner = op->getOperand(i), param = op->getOperand(1 - i);
+    Operation *n = getSingleUseOp(inner, "onnx.Mul");
+    if (!n)
+      n = getSingleUseOp(inner, "onnx.Div");
+    RMSNormMatch candidate;
+    if (!n || !matchNormalized(n, candidate))
+      continue;
+    DenseElementsAttr fitted = fitScale(param, candidate);
+    if (!fitted || !haveSameType(op->getResult(0), candidate.x))
+      continue;
+    candidate.scale = fitted;
+    candidate.gamma = param;
+    m = candidate;
+    return true;
+  }
+  return matchNormalized(op, m);
+}
+
+LogicalResult formRMSNorm(Operation *op, PatternRewriter &rewriter) {
+  RMSNormMatch m;
+  if (!matchRMSNorm(op, m))
+    return failure();
+  // Without a scale, an n whose one user completes the RMSNorm waits for it.
+  Value result = op->getResult(0);
+  if (!m.scale && result.hasOneUse()) {
+    RMSNormMatch longer;
+    if (matchRMSNorm(result.use_begin()->getOwner(), longer) && longer.scale)
+      return failure();
+  }
+
+  Context *ctx = rewriter.getContext();
+  auto xType = cast<RankedTensorType>(m.x.getType());
+  Type et = xType.getElementType();
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  Value scale;
+  if (m.scale && m.gamma.getType() == m.scale.getType()) {
+    scale = m.gamma;
+  } else if (m.scale) {
+    scale = createConstant(rewriter, loc, m.scale);
+  } else {
+    // Without gamma the scale is one: n * 1 is n exactly.
+    auto onesType =
+        RankedTensorType::get(xType.getShape().take_back(-m.axis), et);
+    llvm::APFloat one(1.0);
+    bool losesInfo;
+    one.convert(cast<FloatType>(et).getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    scale =
+        createConstant(rewriter, loc, DenseElementsAttr::get(onesType, one));
+  }
+  int64_t stashType = getOnnxDataType(*getElementType(et));
+  NamedAttribute attrs[] = {
+      {StringAttr::get(ctx, "axis"), getIntAttr(ctx, m.axis)},
+      {StringAttr::get(ctx, "epsilon"), getFloatAttr(ctx, m.epsilon)},
+      {StringAttr::get(ctx, "stash_type"), getIntAttr(ctx, stashType)}};
+  Operation *rmsNorm = createOpOrNull(rewriter, loc, "onnx.RMSNormalization",
+                                      {m.x, scale}, attrs, 1);
+  assert(rmsNorm && haveSameType(rmsNorm->getResult(0), result) &&
+         "the match checked every operand RMSNormalization infers from");
+  rewriter.replaceOp(op, rmsNorm);
+  return success();
+}
+
+} // namespace
+
+void addRMSNormPattern(PatternSet &patterns, StringRef rootName) {
+  // Above the generic patterns of the root: the whole subgraph is worth more
+  // than a local rewrite inside it.
+  addPattern(patterns, rootName, formRMSNorm, "form-rms-norm",
+             /*benefit=*/2);
+}
+
+} // namespace onyx::onnx
