@@ -82,7 +82,10 @@ private:
       "Seed-and-drain sweeps over the IR before giving up (-1: no limit)", 10};
   PassOption<int64_t> maxNumRewrites{
       this, "max-num-rewrites",
-      "Pattern applications and folds before giving up (-1: no limit)", -1};
+      "Pattern applications and folds before giving up (-1: the default "
+      "bound, 64 per op of the IR + 4096, beyond which the run is an error "
+      "naming the patterns that kept firing)",
+      -1};
   PassOption<bool> topDown{
       this, "top-down",
       "Visit ops in program order (false: from the end of each block)", true};

@@ -232,10 +232,16 @@ private:
   bool simplifyRegions();
 
   bool rewriteLimitReached() const {
-    return config.maxNumRewrites >= 0 &&
-           int64_t(result.numRewrites + result.numFolds) >=
-               config.maxNumRewrites;
+    return int64_t(result.numRewrites + result.numFolds) >= rewriteBound;
   }
+  /// Whether the ops seen so far (records are never reused, so this counts
+  /// every op created) passed the growth bound.
+  bool growthLimitReached() const {
+    return int64_t(records.size()) > createdOpsBound;
+  }
+  void setBounds();
+  /// Appends the patterns and folds that were applied most.
+  void describeMostApplied(InFlightDiagnostic &diag) const;
   /// Checks a pattern's claim against the IR; false after reporting a lie
   /// or invalid IR.
   bool checkPattern(const RewritePattern &pattern, LogicalResult outcome,
@@ -262,6 +268,15 @@ private:
   bool changed = false;
   bool limitReached = false;
   bool checkFailed = false;
+
+  /// The bounds of this run (setBounds) and the ops at its start.
+  int64_t rewriteBound = 0;
+  int64_t createdOpsBound = 0;
+  int64_t initialOps = 0;
+  /// How often each pattern succeeded and each op kind was folded, to name
+  /// the culprits when a bound is hit.
+  llvm::DenseMap<const RewritePattern *, uint64_t> patternCounts;
+  llvm::DenseMap<OpInfo *, uint64_t> foldCounts;
 };
 
 } // namespace
@@ -414,6 +429,8 @@ void GreedyDriver::processWorklist() {
       continue;
     record.queued = false;
     processOp(id);
+    if (growthLimitReached())
+      limitReached = true;
     if (limitReached || checkFailed)
       return;
   }
@@ -534,6 +551,7 @@ bool GreedyDriver::tryFold(uint32_t id) {
   }
   trace("fold", name, loc);
   ++result.numFolds;
+  ++foldCounts[name.getInfo()];
   rewriter.replaceOp(op, replacements);
   return true;
 }
@@ -569,6 +587,7 @@ void GreedyDriver::applyPatterns(uint32_t id) {
     if (succeeded(outcome)) {
       // The op may be gone; only what was saved before is used.
       ++result.numRewrites;
+      ++patternCounts[&pattern];
       changed = true;
       if (config.trace)
         trace("apply pattern '" + getPatternName(pattern) + "' to", name, loc);
@@ -671,7 +690,39 @@ void GreedyDriver::trace(StringRef what, OperationName name, Location loc) {
 // Iterations
 //===----------------------------------------------------------------------===//
 
+void GreedyDriver::setBounds() {
+  for (Region &region : root->getRegions())
+    region.walk([&](Operation *) { ++initialOps; });
+  rewriteBound = config.maxNumRewrites >= 0
+                     ? config.maxNumRewrites
+                     : config.rewritesPerOp * initialOps +
+                           GreedyRewriteConfig::kBoundSlack;
+  createdOpsBound =
+      config.createdOpsPerOp * initialOps + GreedyRewriteConfig::kBoundSlack;
+}
+
+void GreedyDriver::describeMostApplied(InFlightDiagnostic &diag) const {
+  SmallVector<std::pair<uint64_t, std::string>> counts;
+  for (auto [pattern, count] : patternCounts)
+    counts.push_back({count, "pattern '" + getPatternName(*pattern) + "'"});
+  for (auto [info, count] : foldCounts)
+    counts.push_back(
+        {count,
+         "folding of '" + OperationName(info).getStringRef().str() + "'"});
+  if (counts.empty())
+    return;
+  // Most applied first; ties by name, so the message is deterministic.
+  llvm::sort(counts, [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  diag << "; applied most:";
+  for (size_t i = 0, e = std::min<size_t>(counts.size(), 3); i < e; ++i)
+    diag << (i ? ", " : " ") << counts[i].second << " (" << counts[i].first
+         << " times)";
+}
+
 LogicalResult GreedyDriver::run() {
+  setBounds();
   bool converged = false;
   for (int64_t i = 0; config.maxIterations < 0 || i < config.maxIterations;
        ++i) {
@@ -694,13 +745,27 @@ LogicalResult GreedyDriver::run() {
   }
   clearWorklist();
   result.converged = converged;
-  if (converged || !config.strictConvergence)
+  // An explicit limit on rewrites is a budget the caller chose; the default
+  // bounds are only reached by patterns that do not terminate.
+  bool runaway =
+      limitReached && (config.maxNumRewrites < 0 || growthLimitReached());
+  if (converged || (!config.strictConvergence && !runaway))
     return success();
   InFlightDiagnostic diag = root->emitError();
-  diag << "greedy pattern rewrite did not converge after " << result.iterations
-       << " iterations";
-  if (limitReached)
-    diag << " (reached the limit of " << config.maxNumRewrites << " rewrites)";
+  if (runaway) {
+    diag << "greedy pattern rewrite does not terminate: ";
+    if (growthLimitReached())
+      diag << "it created more than " << createdOpsBound << " ops";
+    else
+      diag << "it made " << rewriteBound << " rewrites";
+    diag << " on IR of " << initialOps << " ops";
+  } else {
+    diag << "greedy pattern rewrite did not converge after "
+         << result.iterations << " iterations";
+    if (limitReached)
+      diag << " (reached the limit of " << rewriteBound << " rewrites)";
+  }
+  describeMostApplied(diag);
   return failure();
 }
 

@@ -27,8 +27,18 @@ struct GreedyRewriteConfig {
   bool enableRegionSimplification = true;
   /// Sweeps over the whole IR; -1 for no limit.
   int64_t maxIterations = 10;
-  /// Rewrites (pattern applications and folds) per run; -1 for no limit.
+  /// Rewrites (pattern applications and folds) per run; reaching it stops
+  /// the run (an error only with strictConvergence). -1: the default bound
+  /// below.
   int64_t maxNumRewrites = -1;
+  /// The default bounds, which make every run terminate: more than
+  /// rewritesPerOp × (ops at the start) + kBoundSlack rewrites, or more
+  /// than createdOpsPerOp × (ops at the start) + kBoundSlack ops created,
+  /// mean patterns that undo each other or grow the IR without end; the
+  /// run then fails with an error naming the patterns that fired most.
+  int64_t rewritesPerOp = 64;
+  int64_t createdOpsPerOp = 128;
+  static constexpr int64_t kBoundSlack = 4096;
   /// Report non-convergence as an error on the root op.
   bool strictConvergence = false;
   /// After every pattern, check that success changed the IR, failure did not

@@ -50,7 +50,7 @@ runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
     const ValueSpec &spec = getOperandSpec(schema, i);
     Type type = operandTypes[i];
     if (isa<NoneType>(type)) {
-      if (spec.presence == Presence::Required)
+      if (spec.presence != Presence::Optional)
         return emitError(loc) << "'" << schema.name << "' op operand '"
                               << spec.name << "' is required, got none";
       continue;
@@ -313,9 +313,9 @@ OnnxDialect::OnnxDialect(Context *ctx) : Dialect("onnx", ctx) {
   ret->print = [](Operation *op, OpAsmPrinter &p) { ReturnOp(op).print(p); };
   ret->parse = &ReturnOp::parse;
   // Elementwise groups formed by lowering (FusedElementwise.h).
-  addOperation(kFusedElementwiseName,
-               OpTrait::Pure | OpTrait::IsolatedFromAbove |
-                   OpTrait::SingleBlock)
+  addOperation(kFusedElementwiseName, OpTrait::Pure |
+                                          OpTrait::IsolatedFromAbove |
+                                          OpTrait::SingleBlock)
       ->verify = verifyFusedElementwise;
   addOperation(kYieldName,
                OpTrait::Pure | OpTrait::Terminator | OpTrait::ReturnLike)

@@ -17,9 +17,12 @@ const AttrSpec *OpSchema::lookupAttribute(StringRef attrName) const {
 
 static unsigned countMin(ArrayRef<ValueSpec> specs) {
   // Optional values may only be left out at the end; inner ones take a
-  // none value, so they count towards the minimum.
+  // none value, so they count towards the minimum. A trailing variadic
+  // value needs at least one.
   unsigned n = specs.size();
-  while (n > 0 && specs[n - 1].presence != Presence::Required)
+  if (n > 0 && specs[n - 1].presence == Presence::Variadic)
+    return n;
+  while (n > 0 && specs[n - 1].presence == Presence::Optional)
     --n;
   return n;
 }

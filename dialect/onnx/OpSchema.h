@@ -28,7 +28,9 @@ enum class Presence : uint8_t {
   /// May be absent: a `none` value (onnx.NoValue) in its place, or, when it
   /// is the last operand or result, left out.
   Optional,
-  /// Zero or more (only the last operand or result).
+  /// One or more (only the last operand or result): ONNX's variadic
+  /// inputs and outputs of the supported ops all have a minimum arity of 1.
+  /// Never `none`.
   Variadic,
 };
 
@@ -91,7 +93,8 @@ struct OpSchema {
   OpTrait traits = OpTrait::None;
 
   const AttrSpec *lookupAttribute(StringRef attrName) const;
-  /// Operand counts the op accepts: [min, max], max = UINT_MAX if variadic.
+  /// Operand counts the op accepts: [min, max], max = UINT_MAX if variadic
+  /// (a trailing variadic operand counts 1 towards the minimum).
   unsigned getMinOperands() const;
   unsigned getMaxOperands() const;
   unsigned getMinResults() const;

@@ -9,8 +9,8 @@ using namespace onyx::test;
 
 TestDialect::TestDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
   addOperations<ConstantOp, AddOp, MulOp, SubOp, NegateOp, OpA, OpB, OpC,
-                EraseMeOp, FlipOp, FlopOp, BrokenSuccessOp, BrokenFailureOp,
-                SideEffectOp, RegionOp, IsolatedOp, YieldOp>();
+                EraseMeOp, FlipOp, FlopOp, DivideOp, BrokenSuccessOp,
+                BrokenFailureOp, SideEffectOp, RegionOp, IsolatedOp, YieldOp>();
 }
 
 Operation *TestDialect::materializeConstant(OpBuilder &builder, Attribute value,
@@ -300,6 +300,20 @@ void FlipOp::getCanonicalizationPatterns(PatternSet &patterns, Context *ctx) {
 
 void FlopOp::getCanonicalizationPatterns(PatternSet &patterns, Context *ctx) {
   addPattern(patterns, ctx, "test-flop-to-flip", flopToFlip);
+}
+
+static LogicalResult divide(DivideOp op, PatternRewriter &rewriter) {
+  for (int i = 0; i < 3; ++i) {
+    OperationState state(op->getLoc(), DivideOp::getOperationName());
+    rewriter.setInsertionPoint(op);
+    rewriter.create(state);
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+void DivideOp::getCanonicalizationPatterns(PatternSet &patterns, Context *ctx) {
+  addPattern(patterns, ctx, "test-divide", divide);
 }
 
 static LogicalResult claimSuccess(BrokenSuccessOp, PatternRewriter &) {

@@ -140,6 +140,15 @@ public:
   static void getCanonicalizationPatterns(PatternSet &patterns, Context *ctx);
 };
 
+/// `test.divide` is replaced by three of itself, forever: the IR grows until
+/// the driver's bound on created ops stops it.
+class DivideOp : public Op<DivideOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "test.divide"; }
+  static void getCanonicalizationPatterns(PatternSet &patterns, Context *ctx);
+};
+
 /// Its pattern returns success without changing anything: a bug that the
 /// driver's expensive checks report.
 class BrokenSuccessOp : public Op<BrokenSuccessOp> {

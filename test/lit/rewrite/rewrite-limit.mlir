@@ -13,7 +13,7 @@
 // ODD-NEXT:   "test.flop"() {tag = "t"}
 // ODD-NEXT:   return
 
-// expected-error @below {{greedy pattern rewrite did not converge after 1 iterations (reached the limit of 20 rewrites)}}
+// expected-error @below {{greedy pattern rewrite did not converge after 1 iterations (reached the limit of 20 rewrites); applied most: pattern 'test-flip-to-flop' (10 times), pattern 'test-flop-to-flip' (10 times)}}
 module {
   func.func @never_converges() {
     "test.flip"() {tag = "t"} : () -> ()
