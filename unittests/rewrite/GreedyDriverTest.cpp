@@ -245,7 +245,9 @@ TEST_F(GreedyDriverTest, TooFewIterationsIsReportedWhenStrict) {
   EXPECT_TRUE(failed(run(config)));
   ASSERT_EQ(diags.getDiagnostics().size(), 1u);
   EXPECT_EQ(diags.getDiagnostics()[0].str(),
-            "greedy pattern rewrite did not converge after 1 iterations");
+            "greedy pattern rewrite did not converge after 1 iterations; "
+            "applied most: pattern 'test-op-a-to-b' (1 times), pattern "
+            "'test-op-b-to-c' (1 times)");
 }
 
 TEST_F(GreedyDriverTest, RewriteLimitStopsEndlessPatterns) {
@@ -263,7 +265,42 @@ TEST_F(GreedyDriverTest, RewriteLimitStopsEndlessPatterns) {
   ASSERT_EQ(diags.getDiagnostics().size(), 1u);
   EXPECT_EQ(diags.getDiagnostics()[0].str(),
             "greedy pattern rewrite did not converge after 1 iterations "
-            "(reached the limit of 7 rewrites)");
+            "(reached the limit of 7 rewrites); applied most: pattern "
+            "'test-flip-to-flop' (4 times), pattern 'test-flop-to-flip' (3 "
+            "times)");
+}
+
+TEST_F(GreedyDriverTest, DefaultBoundsStopRunawayPatterns) {
+  // Without strictConvergence or an explicit limit, endless patterns are
+  // still an error: the default bound scales with the IR.
+  parse(R"(
+    "test.flip"() : () -> ()
+    return %arg0 : i32)");
+  GreedyRewriteConfig config;
+  config.rewritesPerOp = 10;
+  {
+    ScopedDiagnosticCollector diags(&ctx);
+    EXPECT_TRUE(failed(run(config)));
+    EXPECT_FALSE(result.converged);
+    // func, flip, return.
+    EXPECT_EQ(result.numRewrites, 3u * 10 + GreedyRewriteConfig::kBoundSlack);
+    ASSERT_EQ(diags.getDiagnostics().size(), 1u);
+    EXPECT_NE(diags.getDiagnostics()[0].str().find(
+                  "greedy pattern rewrite does not terminate: it made 4126 "
+                  "rewrites on IR of 3 ops; applied most: pattern "
+                  "'test-flip-to-flop' (2063 times)"),
+              std::string::npos);
+  }
+
+  parse(R"(
+    "test.divide"() : () -> ()
+    return %arg0 : i32)");
+  ScopedDiagnosticCollector diags(&ctx);
+  EXPECT_TRUE(failed(run()));
+  ASSERT_EQ(diags.getDiagnostics().size(), 1u);
+  EXPECT_NE(diags.getDiagnostics()[0].str().find(
+                "it created more than 4480 ops on IR of 3 ops"),
+            std::string::npos);
 }
 
 TEST_F(GreedyDriverTest, FailedPatternsAreNotRetriedOnUnchangedOps) {
