@@ -116,6 +116,8 @@ public:
   virtual ParseResult parseOptionalLParen() = 0;
   virtual ParseResult parseRParen() = 0;
   virtual ParseResult parseOptionalRParen() = 0;
+  virtual ParseResult parseLSquare() = 0;
+  virtual ParseResult parseRSquare() = 0;
   virtual ParseResult parseLBrace() = 0;
   virtual ParseResult parseOptionalLBrace() = 0;
   virtual ParseResult parseRBrace() = 0;
@@ -147,6 +149,9 @@ public:
 
   // SSA values.
   virtual ParseResult parseOperand(UnresolvedOperand &operand) = 0;
+  /// An SSA use if the next token is one; `present` says whether it was.
+  virtual ParseResult parseOptionalOperand(UnresolvedOperand &operand,
+                                           bool &present) = 0;
   virtual ParseResult
   parseOperandList(SmallVectorImpl<UnresolvedOperand> &operands,
                    Delimiter delimiter = Delimiter::None) = 0;

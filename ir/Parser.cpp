@@ -2080,6 +2080,12 @@ public:
   ParseResult parseOptionalRParen() override {
     return success(parser.consumeIf(Token::RParen));
   }
+  ParseResult parseLSquare() override {
+    return parser.expect(Token::LSquare, "expected '['");
+  }
+  ParseResult parseRSquare() override {
+    return parser.expect(Token::RSquare, "expected ']'");
+  }
   ParseResult parseLBrace() override {
     return parser.expect(Token::LBrace, "expected '{'");
   }
@@ -2204,6 +2210,11 @@ public:
 
   ParseResult parseOperand(UnresolvedOperand &operand) override {
     return parser.parseSSAUse(operand);
+  }
+  ParseResult parseOptionalOperand(UnresolvedOperand &operand,
+                                   bool &present) override {
+    present = parser.tok.is(Token::PercentIdentifier);
+    return present ? parser.parseSSAUse(operand) : success();
   }
   ParseResult parseOperandList(SmallVectorImpl<UnresolvedOperand> &operands,
                                Delimiter delimiter) override {

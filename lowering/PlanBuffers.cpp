@@ -1,17 +1,16 @@
 //===- PlanBuffers.cpp - gpu-plan-buffers ---------------------------------===//
 //
-// Places every gpu.alloc of a function in one arena buffer. A tensor is
-// live from the first to the last op that uses it (directly or through a
-// view aliasing it), in the function's order, which is the order the
-// device runs. Tensors are placed in order of their first use, each at the
-// lowest aligned offset that no tensor live at the same time occupies
-// (first fit), so memory of dead tensors is reused. The dialect's verifier
-// checks the result again (no two live views overlap).
+// Places every gpu.alloc of static shape of a function in one arena buffer,
+// by liveness and first fit (dialect/gpu/AllocPlanning.h). Allocs with `?`
+// dimensions, or with views of run-time offset or size, stay: the runtime
+// places them for the dims of each run. The dialect's verifier checks the
+// result again (no two live views overlap).
 //
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
 
+#include "dialect/gpu/AllocPlanning.h"
 #include "dialect/gpu/GpuOps.h"
 #include "dialect/gpu/Target.h"
 
@@ -23,13 +22,6 @@
 namespace onyx::lowering {
 
 namespace {
-
-struct Tensor {
-  gpu::AllocOp alloc;
-  uint64_t size = 0;
-  unsigned first = 0, last = 0;
-  uint64_t offset = 0;
-};
 
 class PlanBuffers : public Pass {
 public:
@@ -50,77 +42,47 @@ private:
                             "Bytes of the tensors placed in them"};
 };
 
-/// Extends [first, last] over the uses of `value` and of views of it.
-void extendOverUses(Value value,
-                    const llvm::DenseMap<Operation *, unsigned> &order,
-                    Tensor &t) {
+/// Whether `value` or a view of it has a size or offset known only at run
+/// time.
+static bool hasDynamicView(Value value) {
   for (Operation *user : value.getUsers()) {
-    if (auto view = dyn_cast<gpu::ViewOp>(user)) {
-      extendOverUses(view->getResult(0), order, t);
+    auto view = dyn_cast<gpu::ViewOp>(user);
+    if (!view || view.getSource() != value)
       continue;
-    }
-    unsigned index = order.lookup(user);
-    t.first = std::min(t.first, index);
-    t.last = std::max(t.last, index);
+    if (!view.hasStaticOffset() || !view.getType().hasStaticShape() ||
+        hasDynamicView(view->getResult(0)))
+      return true;
   }
+  return false;
 }
 
 void PlanBuffers::planFunction(FuncOp func, uint64_t alignment) {
   Block &entry = func.front();
-  llvm::DenseMap<Operation *, unsigned> order;
-  SmallVector<Tensor> tensors;
-  unsigned index = 0;
-  for (Operation &op : entry) {
-    order[&op] = index++;
-    if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
-      tensors.push_back({alloc, 0, 0, 0, 0});
-  }
+  // Tensors whose size or layout a run's dims decide stay gpu.allocs: the
+  // runtime places them with the same algorithm for each set of dims.
+  SmallVector<gpu::AllocLiveness> tensors;
+  for (gpu::AllocLiveness &t : gpu::analyzeAllocs(entry))
+    if (t.alloc.getType().hasStaticShape() &&
+        !hasDynamicView(t.alloc->getResult(0)))
+      tensors.push_back(t);
   if (tensors.empty())
     return;
-  SmallVector<Tensor *> placed;
-  uint64_t arenaSize = 0, total = 0;
-  for (Tensor &t : tensors) {
-    t.first = ~0u;
-    t.last = 0;
-    extendOverUses(t.alloc->getResult(0), order, t);
-    if (t.first == ~0u) // Unused: nothing to place.
-      t.first = t.last = order.lookup(t.alloc.getOperation());
-    t.size = (t.alloc.getType().getSizeInBytes() + alignment - 1) / alignment *
-             alignment;
-    total += t.alloc.getType().getSizeInBytes();
+  SmallVector<uint64_t> sizes, offsets;
+  uint64_t total = 0;
+  for (gpu::AllocLiveness &t : tensors) {
+    sizes.push_back(t.alloc.getType().getSizeInBytes());
+    total += sizes.back();
   }
-  SmallVector<Tensor *> byStart;
-  for (Tensor &t : tensors)
-    byStart.push_back(&t);
-  llvm::stable_sort(byStart, [](Tensor *a, Tensor *b) {
-    return a->first != b->first ? a->first < b->first : a->size > b->size;
-  });
-  for (Tensor *t : byStart) {
-    // Ranges taken by tensors live at the same time, by offset.
-    SmallVector<std::pair<uint64_t, uint64_t>> taken;
-    for (Tensor *other : placed)
-      if (other->first <= t->last && t->first <= other->last)
-        taken.push_back({other->offset, other->offset + other->size});
-    llvm::sort(taken);
-    uint64_t offset = 0;
-    for (auto [begin, end] : taken) {
-      if (offset + t->size <= begin)
-        break;
-      offset = std::max(offset, end);
-    }
-    t->offset = offset;
-    arenaSize = std::max(arenaSize, offset + t->size);
-    placed.push_back(t);
-  }
+  uint64_t arenaSize = gpu::placeFirstFit(tensors, sizes, alignment, offsets);
 
   OpBuilder builder(func->getContext());
   builder.setInsertionPointToStart(&entry);
   auto arena = builder.create<gpu::BufferOp>(
       func->getLoc(), gpu::BufferKind::Arena, std::max<uint64_t>(arenaSize, 1));
-  for (Tensor &t : tensors) {
+  for (auto [t, offset] : llvm::zip(tensors, offsets)) {
     builder.setInsertionPoint(t.alloc.getOperation());
     auto view = builder.create<gpu::ViewOp>(
-        t.alloc->getLoc(), arena->getResult(0), t.offset, t.alloc.getType());
+        t.alloc->getLoc(), arena->getResult(0), offset, t.alloc.getType());
     t.alloc->getResult(0).replaceAllUsesWith(view->getResult(0));
     t.alloc->erase();
   }

@@ -1,11 +1,16 @@
 //===- Executable.h - A gpu-dialect function loaded on a device -*- C++ -*-===//
 //
 // Loading validates the module for the device, creates the kernels'
-// pipelines and the function's buffers, uploads the weights, and records
-// one command buffer that runs the whole function: input copies, dispatches
-// with barriers only where a dependency needs one, output copies. Each run
-// copies the inputs in, re-submits that command buffer and reads the
-// outputs; nothing is created per run.
+// pipelines and the function's buffers, and uploads the weights, once.
+// A *recording* is what a run needs for one set of argument shapes (and
+// values of the arguments the host ops read): the values of the host ops
+// (HostOps.h), the places of the gpu.allocs the compiler left to the runtime,
+// descriptor sets and one command buffer that runs the whole function (input
+// copies, dispatches with barriers only where a dependency needs one, output
+// copies). Recordings are cached by that key, so a run at a shape seen
+// before only copies the inputs in, re-submits and reads the outputs, and a
+// run at a new shape creates no pipeline. A function without dynamic dims
+// is recorded when it is loaded.
 //
 // The module must outlive the Executable.
 //
@@ -20,6 +25,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
 #include <vector>
 
 namespace onyx::runtime {
@@ -43,7 +49,7 @@ struct DispatchTiming {
   double microseconds = 0;
 };
 
-/// What the recorded command buffer holds.
+/// What the last run's recorded command buffer holds.
 struct RecordingStats {
   unsigned dispatches = 0;
   /// Dispatch commands: more than dispatches when grids are split.
@@ -52,6 +58,22 @@ struct RecordingStats {
   /// Barriers between commands (not counting the one at the start and the
   /// one that makes outputs visible to the host).
   unsigned barriers = 0;
+  /// Bytes of the tensors the runtime placed for this recording's dims
+  /// (gpu.allocs with run-time sizes), and of the memory they took.
+  uint64_t runtimeTensorBytes = 0, runtimeArenaBytes = 0;
+};
+
+/// What the Executable created over its life.
+struct ExecutableCounters {
+  /// Pipelines created (all at load time).
+  unsigned pipelinesCreated = 0;
+  /// Recordings made (one per distinct key of a run, while cached).
+  unsigned recordings = 0;
+  /// Runs that found their recording in the cache.
+  unsigned recordingHits = 0;
+  /// Microseconds spent making recordings (host ops, placement, descriptor
+  /// sets, command recording), in total and for the last one made.
+  double recordMicroseconds = 0, lastRecordMicroseconds = 0;
 };
 
 class Executable {
@@ -64,10 +86,14 @@ public:
 
   FuncOp getFunction() const { return func; }
   /// Runs the function on `inputs` (one per argument, of the argument's
-  /// type); reports mismatches at the function's location.
+  /// type; a `?` dimension takes any size); reports mismatches at the
+  /// function's location and run-time errors (a size that overflows or does
+  /// not fit its source, a push constant out of its type's range) at the op.
   FailureOr<std::vector<HostTensor>> run(ArrayRef<HostTensor> inputs);
 
-  const RecordingStats &getStats() const { return stats; }
+  /// The recording of the last run (or, before any, of the load).
+  const RecordingStats &getStats() const;
+  const ExecutableCounters &getCounters() const { return counters; }
   /// Dispatch times of the last run, in dispatch order; empty unless loaded
   /// with `profile` on a device with timestamps.
   ArrayRef<DispatchTiming> getProfile() const { return profile; }
@@ -78,40 +104,45 @@ public:
   double getProfileSpan() const { return profileSpan; }
 
 private:
-  Executable(const Device &device, FuncOp func) : device(device), func(func) {}
+  struct Recording;
+  Executable(const Device &device, FuncOp func);
   LogicalResult createBuffers();
   LogicalResult uploadWeights();
   LogicalResult createPipelines();
-  LogicalResult createDescriptorSets();
   LogicalResult createProfiler(bool profile);
-  LogicalResult record();
+  /// The recording for `inputs`, from the cache or made now.
+  FailureOr<Recording *> getRecording(ArrayRef<HostTensor> inputs);
+  LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensor> inputs);
+  LogicalResult placeMemory(Recording &r);
+  LogicalResult createDescriptorSets(Recording &r);
+  LogicalResult record(Recording &r);
+  /// Makes `buffer` at least `size` bytes; growing it drops every cached
+  /// recording, since their commands name the old buffer.
+  LogicalResult ensureSize(std::unique_ptr<Buffer> &buffer, uint64_t size,
+                           MemoryKind kind);
+  void dropRecordings();
   LogicalResult readProfile();
-
-  /// A staging slot of an argument or a downloaded result.
-  struct Slot {
-    uint64_t offset = 0, size = 0;
-  };
 
   const Device &device;
   FuncOp func;
-  /// The function's gpu.buffer ops, by number, and their device buffers.
+  /// The function's gpu.buffer ops, by number, and their device buffers;
+  /// the last buffer is the one the runtime places gpu.allocs in.
   llvm::DenseMap<Operation *, unsigned> bufferIndex;
   std::vector<std::unique_ptr<Buffer>> buffers;
+  unsigned runtimeArena = 0;
   llvm::DenseMap<Operation *, std::unique_ptr<KernelPipeline>> pipelines;
   std::vector<gpu::DispatchOp> dispatches;
-  std::vector<VkDescriptorSet> descriptorSets;
-  VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
 
-  /// Host-visible memory the inputs go through, by argument number.
-  std::unique_ptr<Buffer> inputStaging;
-  llvm::DenseMap<unsigned, Slot> inputSlots;
-  /// Host-visible memory the outputs come back through, by gpu.download.
-  std::unique_ptr<Buffer> outputStaging;
-  llvm::DenseMap<Operation *, Slot> outputSlots;
+  /// Host-visible memory the inputs and outputs go through.
+  std::unique_ptr<Buffer> inputStaging, outputStaging;
 
-  VkCommandBuffer commands = VK_NULL_HANDLE;
+  /// Recordings by key (argument shapes, then the argument values the host
+  /// ops read).
+  std::map<std::vector<int64_t>, std::unique_ptr<Recording>> recordings;
+  Recording *last = nullptr;
+
   VkQueryPool queryPool = VK_NULL_HANDLE;
-  RecordingStats stats;
+  ExecutableCounters counters;
   std::vector<DispatchTiming> profile;
   double profileSpan = 0;
 };

@@ -3,6 +3,7 @@
 #include "runtime/Device.h"
 
 #include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/HostOps.h"
 #include "dialect/gpu/SpirvReflection.h"
 
 #include "ir/Verifier.h"
@@ -61,10 +62,10 @@ static LogicalResult validateFunction(FuncOp func, const Device &device) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     auto type =
         dyn_cast<RankedTensorType>(func.getFunctionType().getInputs()[i]);
-    if (!type || !type.hasStaticShape())
+    if (!type)
       return func.emitOpError()
              << "argument #" << i
-             << " must be a tensor of static shape to run on the device";
+             << " must be a ranked tensor to run on the device";
   }
   for (Operation &op : func.front()) {
     if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
@@ -76,12 +77,11 @@ static LogicalResult validateFunction(FuncOp func, const Device &device) {
                << device.getInfo().maxMemoryAllocationSize << ")";
       continue;
     }
+    // gpu.allocs the compiler left are placed by the runtime for each run.
     if (isa<gpu::ViewOp, gpu::WeightOp, gpu::DispatchOp, gpu::CopyOp,
-            gpu::UploadOp, gpu::DownloadOp>(&op))
+            gpu::UploadOp, gpu::DownloadOp, gpu::AllocOp>(&op) ||
+        gpu::isHostOp(&op))
       continue;
-    if (isa<gpu::AllocOp>(&op))
-      return op.emitOpError("is not placed in a buffer yet; run "
-                            "gpu-plan-buffers (part of --lower) first");
     if (isa<ReturnOp>(&op)) {
       for (Value result : op.getOperands())
         if (!result.getDefiningOp<gpu::DownloadOp>())

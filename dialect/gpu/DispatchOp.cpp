@@ -2,9 +2,16 @@
 //
 //   gpu.dispatch @kernel[64, 1, 1](%a, %b, %c) push(16 : i32, 0.5 : f32)
 //       : !gpu.view<16xf32>, !gpu.view<16xf32>, !gpu.view<16xf32>
+//   gpu.dispatch @kernel[%groups, 1, 1](%a, %b, %c) push(%n, 0.5 : f32)
+//       : !gpu.view<?xf32>, !gpu.view<?xf32>, !gpu.view<?xf32>
+//
+// Operands are the bindings, then the index values of the dynamic counts,
+// then those of the dynamic push constants; `workgroups` holds
+// ShapedType::kDynamic and `push_constants` a UnitAttr where a value stands.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/OpAsmHelpers.h"
 #include "dialect/gpu/Target.h"
 
 #include "llvm/Support/Endian.h"
@@ -27,6 +34,36 @@ void DispatchOp::build(OpBuilder &builder, OperationState &state,
                                int64_t(workgroups[2])}));
   if (!pushConstants.empty())
     state.addAttribute(kPushConstants, builder.getArrayAttr(pushConstants));
+}
+
+void DispatchOp::build(OpBuilder &builder, OperationState &state,
+                       StringRef kernel, ArrayRef<OpFoldResult> workgroups,
+                       ValueRange bindings,
+                       ArrayRef<OpFoldResult> pushConstants) {
+  assert(workgroups.size() == 3 && "a grid has 3 dimensions");
+  state.addOperands(bindings);
+  SmallVector<int64_t, 3> counts;
+  for (OpFoldResult count : workgroups) {
+    if (count.value) {
+      state.addOperands(count.value);
+      counts.push_back(ShapedType::kDynamic);
+    } else {
+      counts.push_back(cast<IntegerAttr>(count.attr).getInt());
+    }
+  }
+  SmallVector<Attribute> push;
+  for (OpFoldResult value : pushConstants) {
+    if (value.value) {
+      state.addOperands(value.value);
+      push.push_back(UnitAttr::get(builder.getContext()));
+    } else {
+      push.push_back(value.attr);
+    }
+  }
+  state.addAttribute(kKernel, SymbolRefAttr::get(builder.getContext(), kernel));
+  state.addAttribute(kWorkgroups, builder.getI64ArrayAttr(counts));
+  if (!push.empty())
+    state.addAttribute(kPushConstants, builder.getArrayAttr(push));
 }
 
 StringRef DispatchOp::getKernelName() {
@@ -53,12 +90,17 @@ KernelOp DispatchOp::lookupKernel() {
   return KernelOp();
 }
 
-std::array<uint64_t, 3> DispatchOp::getWorkgroupCounts() {
-  auto list = state->getAttrOfType<ArrayAttr>(kWorkgroups);
-  std::array<uint64_t, 3> counts;
-  for (unsigned i = 0; i < 3; ++i)
-    counts[i] = cast<IntegerAttr>(list[i]).getUInt();
+SmallVector<int64_t, 3> DispatchOp::getStaticWorkgroupCounts() {
+  SmallVector<int64_t, 3> counts;
+  for (Attribute a : state->getAttrOfType<ArrayAttr>(kWorkgroups))
+    counts.push_back(cast<IntegerAttr>(a).getInt());
   return counts;
+}
+
+std::array<uint64_t, 3> DispatchOp::getWorkgroupCounts() {
+  SmallVector<int64_t, 3> list = getStaticWorkgroupCounts();
+  assert(llvm::none_of(list, ShapedType::isDynamic) && "dynamic grid");
+  return {uint64_t(list[0]), uint64_t(list[1]), uint64_t(list[2])};
 }
 
 ArrayRef<Attribute> DispatchOp::getPushConstants() {
@@ -67,11 +109,46 @@ ArrayRef<Attribute> DispatchOp::getPushConstants() {
   return {};
 }
 
-SmallVector<char> DispatchOp::getPushConstantBytes() {
+/// Numbers of dynamic counts and dynamic push constants.
+static std::pair<unsigned, unsigned> countDynamic(DispatchOp op) {
+  unsigned counts = 0, push = 0;
+  if (auto list = op->getAttrOfType<ArrayAttr>(kWorkgroups))
+    for (Attribute a : list)
+      if (auto n = dyn_cast<IntegerAttr>(a);
+          n && ShapedType::isDynamic(n.getInt()))
+        ++counts;
+  for (Attribute a : op.getPushConstants())
+    if (isa<UnitAttr>(a))
+      ++push;
+  return {counts, push};
+}
+
+bool DispatchOp::isStatic() {
+  auto [counts, push] = countDynamic(*this);
+  return counts == 0 && push == 0;
+}
+
+OperandRange DispatchOp::getBindings() {
+  auto [counts, push] = countDynamic(*this);
+  return state->getOperands().drop_back(counts + push);
+}
+OperandRange DispatchOp::getDynamicWorkgroupCounts() {
+  auto [counts, push] = countDynamic(*this);
+  return state->getOperands().drop_back(push).take_back(counts);
+}
+OperandRange DispatchOp::getDynamicPushConstants() {
+  auto [counts, push] = countDynamic(*this);
+  return state->getOperands().take_back(push);
+}
+
+SmallVector<char> DispatchOp::getPushConstantBytes(ArrayRef<int64_t> dynamic) {
   SmallVector<char> bytes;
+  unsigned next = 0;
   for (Attribute value : getPushConstants()) {
     uint32_t word;
-    if (auto f = dyn_cast<FloatAttr>(value))
+    if (isa<UnitAttr>(value))
+      word = uint32_t(dynamic[next++]);
+    else if (auto f = dyn_cast<FloatAttr>(value))
       word = uint32_t(f.getValue().bitcastToAPInt().getZExtValue());
     else
       word = uint32_t(cast<IntegerAttr>(value).getValue().getZExtValue());
@@ -95,6 +172,13 @@ static LogicalResult verifyPushConstants(DispatchOp op, KernelOp kernel) {
            << " push constants but kernel @" << kernel.getSymName() << " takes "
            << unsigned(types.size());
   for (unsigned i = 0; i < values.size(); ++i) {
+    if (isa<UnitAttr>(values[i])) {
+      if (!types[i].isInteger())
+        return op.emitOpError()
+               << "push constant #" << i << " of type " << types[i]
+               << " cannot be given by an index value";
+      continue;
+    }
     auto typed = dyn_cast<TypedAttr>(values[i]);
     if (!typed || isa<DenseElementsAttr>(typed) || typed.getType() != types[i])
       return op.emitOpError()
@@ -108,7 +192,7 @@ static LogicalResult verifyPushConstants(DispatchOp op, KernelOp kernel) {
 static LogicalResult verifyBinding(DispatchOp op, unsigned i, Access access,
                                    const TargetDesc *target,
                                    MemoryRange &range) {
-  Value view = op->getOperand(i);
+  Value view = op.getBindings()[i];
   if (!isa<ViewType>(view.getType()))
     return op.emitOpError() << "binding #" << i << " must be a !gpu.view, got "
                             << view.getType();
@@ -148,11 +232,20 @@ LogicalResult DispatchOp::verify() {
   auto counts = state->getAttrOfType<ArrayAttr>(kWorkgroups);
   if (!counts || counts.size() != 3 || !llvm::all_of(counts, [](Attribute a) {
         auto n = dyn_cast<IntegerAttr>(a);
-        return n && n.getValue().isStrictlyPositive() &&
-               n.getValue().getActiveBits() <= 32;
+        return n && (ShapedType::isDynamic(n.getInt()) ||
+                     (n.getValue().isStrictlyPositive() &&
+                      n.getValue().getActiveBits() <= 32));
       }))
     return emitOpError("requires 'workgroups' to be 3 positive 32-bit "
-                       "integers");
+                       "integers or values");
+  for (Value v : getDynamicWorkgroupCounts())
+    if (!v.getType().isIndex())
+      return emitOpError() << "workgroup counts must be of type index, got "
+                           << v.getType();
+  for (Value v : getDynamicPushConstants())
+    if (!v.getType().isIndex())
+      return emitOpError() << "push constant values must be of type index, got "
+                           << v.getType();
   if (Attribute pc = state->getAttr(kPushConstants); pc && !isa<ArrayAttr>(pc))
     return emitOpError("requires 'push_constants' to be an array");
 
@@ -170,10 +263,11 @@ LogicalResult DispatchOp::verify() {
     return failure();
 
   unsigned numBindings = kernel.getNumBindings();
-  if (state->getNumOperands() != numBindings)
+  if (getBindings().size() != numBindings)
     return emitOpError() << "kernel @" << getKernelName() << " has "
                          << numBindings << " bindings but "
-                         << state->getNumOperands() << " views are bound";
+                         << unsigned(getBindings().size())
+                         << " views are bound";
   // A malformed target is reported by the kernels' verifier.
   FailureOr<TargetDesc> target = TargetDesc::lookup(state, /*report=*/false);
   SmallVector<MemoryRange> ranges(numBindings);
@@ -200,21 +294,27 @@ LogicalResult DispatchOp::verify() {
 void DispatchOp::print(OpAsmPrinter &p) {
   p << " ";
   p.printSymbolName(getKernelName());
-  std::array<uint64_t, 3> counts = getWorkgroupCounts();
-  p << "[" << std::to_string(counts[0]) << ", " << std::to_string(counts[1])
-    << ", " << std::to_string(counts[2]) << "](";
+  detail::printMixedList(p, '[', getStaticWorkgroupCounts(),
+                         getDynamicWorkgroupCounts());
+  p << "(";
   p.printOperands(getBindings());
   p << ")";
   ArrayRef<Attribute> pushConstants = getPushConstants();
   if (!pushConstants.empty()) {
     p << " push(";
-    llvm::interleaveComma(pushConstants, p.getStream(),
-                          [&](Attribute a) { p.printAttribute(a); });
+    OperandRange dynamic = getDynamicPushConstants();
+    unsigned next = 0;
+    llvm::interleaveComma(pushConstants, p.getStream(), [&](Attribute a) {
+      if (isa<UnitAttr>(a))
+        p.printOperand(dynamic[next++]);
+      else
+        p.printAttribute(a);
+    });
     p << ")";
   }
   p.printOptionalAttrDict(state->getAttrs(),
                           {kKernel, kWorkgroups, kPushConstants});
-  if (state->getNumOperands()) {
+  if (!getBindings().empty()) {
     p << " : ";
     p.printTypes(getBindings().getTypes());
   }
@@ -228,15 +328,11 @@ ParseResult DispatchOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(kKernel,
                       SymbolRefAttr::get(b.getContext(), kernel.getValue()));
 
-  llvm::SMLoc countsLoc = parser.getCurrentLocation();
-  Attribute counts;
-  if (parser.parseAttribute(counts))
+  SmallVector<int64_t, 3> counts;
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> dynamicCounts, dynamicPush;
+  if (detail::parseMixedList(parser, '[', 3, counts, dynamicCounts))
     return failure();
-  auto list = dyn_cast<ArrayAttr>(counts);
-  if (!list || list.size() != 3 ||
-      !llvm::all_of(list, [](Attribute a) { return isa<IntegerAttr>(a); }))
-    return parser.emitError(countsLoc, "expected workgroup counts '[x, y, z]'");
-  result.addAttribute(kWorkgroups, list);
+  result.addAttribute(kWorkgroups, b.getI64ArrayAttr(counts));
 
   SmallVector<OpAsmParser::UnresolvedOperand, 4> operands;
   llvm::SMLoc operandsLoc = parser.getCurrentLocation();
@@ -248,6 +344,15 @@ ParseResult DispatchOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseLParen())
       return failure();
     do {
+      OpAsmParser::UnresolvedOperand operand;
+      bool present;
+      if (parser.parseOptionalOperand(operand, present))
+        return failure();
+      if (present) {
+        dynamicPush.push_back(operand);
+        values.push_back(UnitAttr::get(b.getContext()));
+        continue;
+      }
       Attribute value;
       if (parser.parseAttribute(value))
         return failure();
@@ -263,7 +368,13 @@ ParseResult DispatchOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Type, 4> types;
   if (!operands.empty() && parser.parseColonTypeList(types))
     return failure();
-  return parser.resolveOperands(operands, types, operandsLoc, result.operands);
+  if (parser.resolveOperands(operands, types, operandsLoc, result.operands))
+    return failure();
+  operands.assign(dynamicCounts.begin(), dynamicCounts.end());
+  operands.append(dynamicPush.begin(), dynamicPush.end());
+  return parser.resolveOperands(
+      operands, SmallVector<Type>(operands.size(), b.getIndexType()),
+      operandsLoc, result.operands);
 }
 
 } // namespace onyx::gpu

@@ -2,6 +2,7 @@
 #include "dialect/gpu/GpuDialect.h"
 #include "dialect/gpu/GpuOps.h"
 #include "dialect/gpu/GpuTypes.h"
+#include "dialect/gpu/HostOps.h"
 
 #include "ir/Parser.h"
 
@@ -12,8 +13,10 @@
 namespace onyx::gpu {
 
 GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
-  addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp, CopyOp,
-                UploadOp, DownloadOp>();
+  addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp,
+                CopyOp, UploadOp, DownloadOp, DimOp, ExtractOp, ConstantOp>();
+  for (StringRef name : getHostArithOpNames())
+    fillHostArithOpInfo(addOperation(name, OpTrait::Pure));
 }
 
 /// Parses the element type of a view, reporting problems at `loc`: errors of
@@ -53,9 +56,15 @@ Type GpuDialect::parseType(StringRef body, Location loc) {
     return BufferType::get(getContext(), size);
   }
   if (name == "view") {
-    // `2x3xf32`: static dimensions, each followed by `x`, then the element.
+    // `2x?xf32`: dimensions (`?` for one known at run time), each followed
+    // by `x`, then the element type.
     SmallVector<int64_t, 4> shape;
-    while (!params.empty() && llvm::isDigit(params.front())) {
+    while (params.starts_with("?x") ||
+           (!params.empty() && llvm::isDigit(params.front()))) {
+      if (params.consume_front("?x")) {
+        shape.push_back(ShapedType::kDynamic);
+        continue;
+      }
       size_t digits = params.find_first_not_of("0123456789");
       if (digits == StringRef::npos || params[digits] != 'x')
         break;
@@ -67,16 +76,14 @@ Type GpuDialect::parseType(StringRef body, Location loc) {
       shape.push_back(dim);
       params = params.drop_front(digits + 1);
     }
-    if (params.starts_with("?")) {
-      emitError(loc) << "views have static shapes";
-      return {};
-    }
     Type elementType = parseElementType(params, loc);
     if (!elementType)
       return {};
     // Byte sizes and offsets are computed in 64 bits; keep them exact.
     int64_t bytes = getElementByteSize(elementType);
     for (int64_t dim : shape) {
+      if (ShapedType::isDynamic(dim))
+        continue;
       if (llvm::MulOverflow(bytes, dim, bytes)) {
         emitError(loc) << "view of more than 2^63 bytes";
         return {};
@@ -95,8 +102,12 @@ void GpuDialect::printType(Type type, llvm::raw_ostream &os) const {
   }
   auto view = cast<ViewType>(type);
   os << "view<";
-  for (int64_t dim : view.getShape())
-    os << dim << 'x';
+  for (int64_t dim : view.getShape()) {
+    if (ShapedType::isDynamic(dim))
+      os << "?x";
+    else
+      os << dim << 'x';
+  }
   os << view.getElementType() << '>';
 }
 

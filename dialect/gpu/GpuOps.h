@@ -37,6 +37,24 @@
 //   min_storage_buffer_offset_alignment and are at most
 //   max_storage_buffer_range bytes long.
 //
+// Dynamic dimensions (HostOps.h): a view type may have `?` dimensions; the
+// op that makes the view takes each as an `index` operand, and a view's
+// offset in its source may be one too. Only memory the runtime places may
+// be dynamic: a gpu.alloc and views of it (aliases, windows), never a view
+// of a gpu.buffer, whose layout buffer planning fixed:
+//
+//   %n = gpu.dim %arg0[0] : tensor<?x64xf32>
+//   %x = gpu.alloc(%n) : !gpu.view<?x64xf32>
+//   %h = gpu.view %x[%off](%m) : !gpu.view<?x64xf32> to !gpu.view<?x64xf32>
+//   gpu.dispatch @k[%groups, 1, 1](%x, %y) push(%count, 1.0 : f32) : ...
+//
+// The runtime evaluates the host ops, places every gpu.alloc by liveness
+// for the dims of the run (first fit, as gpu-plan-buffers does at compile
+// time), checks every view against its source, and records the run's
+// commands once per distinct set of argument shapes. An index given as a
+// push constant must fit the kernel's 32-bit type; a grid of 0 workgroups
+// skips the dispatch.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -131,10 +149,20 @@ public:
 
   static void build(OpBuilder &builder, OperationState &state, Value source,
                     uint64_t offset, ViewType type);
+  /// A view with a run-time offset (null `offset`: `staticOffset` bytes)
+  /// and one index per `?` dimension of `type`.
+  static void build(OpBuilder &builder, OperationState &state, Value source,
+                    Value offset, uint64_t staticOffset, ViewType type,
+                    ValueRange dynamicDims);
 
   Value getSource() { return state->getOperand(0); }
-  /// Bytes from the start of the source.
+  bool hasStaticOffset();
+  /// Bytes from the start of the source; only for a static offset.
   uint64_t getOffset();
+  /// The run-time offset in bytes; null for a static one.
+  Value getDynamicOffset();
+  /// One index per `?` dimension of the type, in order.
+  OperandRange getDynamicDims();
   ViewType getType();
 
   LogicalResult verify();
@@ -147,13 +175,19 @@ public:
 /// arena. The runtime does not run functions that still hold one.
 ///
 ///   %t = gpu.alloc : !gpu.view<2x3xf32>
+///   %u = gpu.alloc(%n) : !gpu.view<?x3xf32>
+///
+/// An alloc with `?` dimensions is never placed by the compiler: the runtime
+/// places it for the dims of each run.
 class AllocOp : public Op<AllocOp> {
 public:
   using Op::Op;
   static StringRef getOperationName() { return "gpu.alloc"; }
 
-  static void build(OpBuilder &builder, OperationState &state, ViewType type);
+  static void build(OpBuilder &builder, OperationState &state, ViewType type,
+                    ValueRange dynamicDims = {});
   ViewType getType();
+  OperandRange getDynamicDims() { return state->getOperands(); }
 
   LogicalResult verify();
   void print(OpAsmPrinter &p);
@@ -189,15 +223,33 @@ public:
   static void build(OpBuilder &builder, OperationState &state, StringRef kernel,
                     std::array<uint64_t, 3> workgroups, ValueRange bindings,
                     ArrayRef<Attribute> pushConstants = {});
+  /// Workgroup counts and push constants that may be known only at run
+  /// time: each entry is a constant (an IntegerAttr count, a typed scalar
+  /// push constant) or an index value.
+  static void build(OpBuilder &builder, OperationState &state, StringRef kernel,
+                    ArrayRef<OpFoldResult> workgroups, ValueRange bindings,
+                    ArrayRef<OpFoldResult> pushConstants);
 
   StringRef getKernelName();
   /// The kernel in the nearest enclosing symbol table; null if missing.
   KernelOp lookupKernel();
+  /// Whether every count and push constant is a constant.
+  bool isStatic();
+  /// The counts; only when isStatic().
   std::array<uint64_t, 3> getWorkgroupCounts();
-  OperandRange getBindings() { return state->getOperands(); }
+  /// The counts, ShapedType::kDynamic for one given by a value.
+  SmallVector<int64_t, 3> getStaticWorkgroupCounts();
+  /// The values of the dynamic counts, in order.
+  OperandRange getDynamicWorkgroupCounts();
+  OperandRange getBindings();
+  /// The push constants; a UnitAttr stands for one given by a value.
   ArrayRef<Attribute> getPushConstants();
-  /// The push constants as the kernel reads them (little-endian, packed).
-  SmallVector<char> getPushConstantBytes();
+  /// The values of the dynamic push constants, in order.
+  OperandRange getDynamicPushConstants();
+  /// The push constants as the kernel reads them (little-endian, packed),
+  /// with `dynamic` giving the values of the dynamic ones in order (each
+  /// already checked to fit its 32-bit type).
+  SmallVector<char> getPushConstantBytes(ArrayRef<int64_t> dynamic = {});
 
   LogicalResult verify();
   void print(OpAsmPrinter &p);
@@ -257,8 +309,7 @@ struct MemoryRange {
   uint64_t size = 0;
   uint64_t end() const { return offset + size; }
   bool overlaps(const MemoryRange &o) const {
-    return buffer && buffer == o.buffer && offset < o.end() &&
-           o.offset < end();
+    return buffer && buffer == o.buffer && offset < o.end() && o.offset < end();
   }
 };
 /// Follows views and weights to their buffer; nullopt if `view` is not

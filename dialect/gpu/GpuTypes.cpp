@@ -65,14 +65,17 @@ uint64_t BufferType::getSize() const {
 bool BufferType::classof(Type t) { return isGpuType(t, GpuTypeKind::Buffer); }
 
 ViewType ViewType::get(RankedTensorType tensorType) {
-  assert(tensorType.hasStaticShape() && "views have static shapes");
   return ViewType(
       getStorage<ViewTypeStorage>(tensorType.getContext(), tensorType));
 }
 RankedTensorType ViewType::getTensorType() const {
   return static_cast<const ViewTypeStorage *>(impl)->tensorType;
 }
+unsigned ViewType::getNumDynamicDims() const {
+  return llvm::count_if(getShape(), ShapedType::isDynamic);
+}
 uint64_t ViewType::getSizeInBytes() const {
+  assert(hasStaticShape() && "the size of a dynamic view is known at run time");
   return uint64_t(getTensorType().getNumElements()) *
          getElementByteSize(getElementType());
 }
@@ -82,7 +85,7 @@ uint64_t getMemorySize(Type type) {
   if (auto buffer = dyn_cast<BufferType>(type))
     return buffer.getSize();
   if (auto view = dyn_cast<ViewType>(type))
-    return view.getSizeInBytes();
+    return view.hasStaticShape() ? view.getSizeInBytes() : 0;
   return 0;
 }
 

@@ -4,6 +4,9 @@
 //                          weights)
 //   !gpu.view<2x3xf32>     a tensor stored densely, row-major, in a range of
 //                          a buffer
+//   !gpu.view<?x3xf32>     the same with a dimension known only when the
+//                          function runs: the op that makes the view takes
+//                          it as an `index` operand (see GpuOps.h)
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -27,7 +30,6 @@ public:
 class ViewType : public Type {
 public:
   using Type::Type;
-  /// `tensorType` must have a static shape.
   static ViewType get(RankedTensorType tensorType);
   static ViewType get(ArrayRef<int64_t> shape, Type elementType) {
     return get(RankedTensorType::get(shape, elementType));
@@ -35,12 +37,16 @@ public:
   RankedTensorType getTensorType() const;
   ArrayRef<int64_t> getShape() const { return getTensorType().getShape(); }
   Type getElementType() const { return getTensorType().getElementType(); }
-  /// Bytes the tensor occupies.
+  bool hasStaticShape() const { return getTensorType().hasStaticShape(); }
+  /// Number of `?` dimensions.
+  unsigned getNumDynamicDims() const;
+  /// Bytes the tensor occupies; only for a static shape.
   uint64_t getSizeInBytes() const;
   static bool classof(Type t);
 };
 
-/// Bytes a buffer or view occupies; 0 for other types.
+/// Bytes a buffer or view of static shape occupies; 0 for other types and
+/// for views with dynamic dimensions (their size is known at run time).
 uint64_t getMemorySize(Type type);
 
 } // namespace onyx::gpu

@@ -38,7 +38,7 @@ std::optional<MemoryRange> getMemoryRange(Value view) {
       range.buffer = buffer;
       return range;
     }
-    if (!isa<ViewOp, WeightOp>(def) || def->getNumOperands() != 1)
+    if (!isa<ViewOp, WeightOp>(def))
       return std::nullopt;
     std::optional<uint64_t> offset = getOffsetAttr(def);
     if (!offset)
@@ -55,7 +55,7 @@ bool isUnplannedView(Value view) {
       return false;
     if (isa<AllocOp>(def))
       return true;
-    if (!isa<ViewOp>(def) || def->getNumOperands() != 1)
+    if (!isa<ViewOp>(def) || def->getNumOperands() < 1)
       return false;
     current = def->getOperand(0);
   }
@@ -143,28 +143,80 @@ ParseResult BufferOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void ViewOp::build(OpBuilder &builder, OperationState &state, Value source,
                    uint64_t offset, ViewType type) {
+  build(builder, state, source, Value(), offset, type, {});
+}
+
+void ViewOp::build(OpBuilder &builder, OperationState &state, Value source,
+                   Value offset, uint64_t staticOffset, ViewType type,
+                   ValueRange dynamicDims) {
   state.addOperands(source);
-  state.addAttribute(kOffset, builder.getI64IntegerAttr(int64_t(offset)));
+  if (offset)
+    state.addOperands(offset);
+  else
+    state.addAttribute(kOffset,
+                       builder.getI64IntegerAttr(int64_t(staticOffset)));
+  state.addOperands(dynamicDims);
   state.addTypes({type});
 }
 
+bool ViewOp::hasStaticOffset() { return state->getAttr(kOffset) != nullptr; }
 uint64_t ViewOp::getOffset() {
   return state->getAttrOfType<IntegerAttr>(kOffset).getUInt();
+}
+Value ViewOp::getDynamicOffset() {
+  return hasStaticOffset() ? Value() : state->getOperand(1);
+}
+OperandRange ViewOp::getDynamicDims() {
+  return state->getOperands().drop_front(hasStaticOffset() ? 1 : 2);
 }
 ViewType ViewOp::getType() {
   return cast<ViewType>(state->getResult(0).getType());
 }
 
+/// Checks that `dims` are index values, one per `?` dimension of `type`.
+static LogicalResult verifyDynamicDims(Operation *op, ViewType type,
+                                       OperandRange dims) {
+  if (dims.size() != type.getNumDynamicDims())
+    return op->emitOpError()
+           << "takes " << unsigned(dims.size()) << " dimension values but "
+           << Type(type) << " has " << type.getNumDynamicDims()
+           << " dynamic dimensions";
+  for (Value dim : dims)
+    if (!dim.getType().isIndex())
+      return op->emitOpError()
+             << "dimension values must be of type index, got " << dim.getType();
+  return success();
+}
+
 LogicalResult ViewOp::verify() {
-  std::optional<uint64_t> offset = getOffsetAttr(state);
-  if (!offset)
-    return emitOpError("requires a non-negative integer 'offset'");
-  if (state->getNumOperands() != 1 ||
+  if (state->getNumOperands() < 1 ||
       !isa<BufferType, ViewType>(getSource().getType()))
     return emitOpError("expects a !gpu.buffer or a !gpu.view as source");
   if (state->getNumResults() != 1 ||
       !isa<ViewType>(state->getResult(0).getType()))
     return emitOpError("must produce one !gpu.view");
+  std::optional<uint64_t> offset;
+  if (hasStaticOffset()) {
+    offset = getOffsetAttr(state);
+    if (!offset)
+      return emitOpError("requires a non-negative integer 'offset'");
+  } else if (state->getNumOperands() < 2 ||
+             !getDynamicOffset().getType().isIndex()) {
+    return emitOpError("requires an 'offset' attribute or an index offset");
+  }
+  if (failed(verifyDynamicDims(state, getType(), getDynamicDims())))
+    return failure();
+  // Memory the compiler placed has a fixed layout; only what the runtime
+  // places may have sizes and offsets known at run time.
+  auto sourceView = dyn_cast<ViewType>(getSource().getType());
+  bool dynamic = !offset || !getType().hasStaticShape() ||
+                 (sourceView && !sourceView.hasStaticShape());
+  if (dynamic) {
+    if (!isUnplannedView(getSource()))
+      return emitOpError("with a run-time offset or size must be a view of a "
+                         "gpu.alloc");
+    return success();
+  }
   return verifyInBounds(state, getSource(), *offset,
                         getType().getSizeInBytes());
 }
@@ -172,7 +224,15 @@ LogicalResult ViewOp::verify() {
 void ViewOp::print(OpAsmPrinter &p) {
   p << " ";
   p.printOperand(getSource());
-  p << "[" << std::to_string(getOffset()) << "]";
+  if (hasStaticOffset())
+    p << "[" << std::to_string(getOffset()) << "]";
+  else
+    p << "[" << getDynamicOffset() << "]";
+  if (!getDynamicDims().empty()) {
+    p << "(";
+    p.printOperands(getDynamicDims());
+    p << ")";
+  }
   p.printOptionalAttrDict(state->getAttrs(), {kOffset});
   p << " : ";
   p.printType(getSource().getType());
@@ -195,9 +255,29 @@ static ParseResult parsePlacement(OpAsmParser &parser, OperationState &result,
 }
 
 ParseResult ViewOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand source;
+  SmallVector<int64_t, 1> offset;
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> dynamic, dims;
   Type sourceType, type;
-  if (parsePlacement(parser, result, sourceType) || parser.parseKeyword("to") ||
-      parser.parseType(type))
+  if (parser.parseOperand(source) ||
+      detail::parseMixedList(parser, '[', 1, offset, dynamic))
+    return failure();
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parser.parseOperandList(dims) || parser.parseRParen()))
+    return failure();
+  if (!ShapedType::isDynamic(offset[0]))
+    result.addAttribute(kOffset,
+                        parser.getBuilder().getI64IntegerAttr(offset[0]));
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(sourceType) || parser.parseKeyword("to") ||
+      parser.parseType(type) ||
+      parser.resolveOperand(source, sourceType, result.operands))
+    return failure();
+  Type index = parser.getBuilder().getIndexType();
+  dynamic.append(dims);
+  if (parser.resolveOperands(dynamic, SmallVector<Type>(dynamic.size(), index),
+                             loc, result.operands))
     return failure();
   result.addTypes({type});
   return success();
@@ -281,7 +361,9 @@ ParseResult WeightOp::parse(OpAsmParser &parser, OperationState &result) {
 // gpu.alloc
 //===----------------------------------------------------------------------===//
 
-void AllocOp::build(OpBuilder &, OperationState &state, ViewType type) {
+void AllocOp::build(OpBuilder &, OperationState &state, ViewType type,
+                    ValueRange dynamicDims) {
+  state.addOperands(dynamicDims);
   state.addTypes({type});
 }
 
@@ -290,22 +372,36 @@ ViewType AllocOp::getType() {
 }
 
 LogicalResult AllocOp::verify() {
-  if (state->getNumOperands() != 0 || state->getNumResults() != 1 ||
+  if (state->getNumResults() != 1 ||
       !isa<ViewType>(state->getResult(0).getType()))
-    return emitOpError("takes no operands and produces one !gpu.view");
-  return success();
+    return emitOpError("produces one !gpu.view");
+  return verifyDynamicDims(state, getType(), getDynamicDims());
 }
 
 void AllocOp::print(OpAsmPrinter &p) {
+  if (!getDynamicDims().empty()) {
+    p << "(";
+    p.printOperands(getDynamicDims());
+    p << ")";
+  }
   p.printOptionalAttrDict(state->getAttrs());
   p << " : ";
   p.printType(getType());
 }
 
 ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> dims;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parser.parseOperandList(dims) || parser.parseRParen()))
+    return failure();
   Type type;
   if (parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(type))
+    return failure();
+  Type index = parser.getBuilder().getIndexType();
+  if (parser.resolveOperands(dims, SmallVector<Type>(dims.size(), index), loc,
+                             result.operands))
     return failure();
   result.addTypes({type});
   return success();

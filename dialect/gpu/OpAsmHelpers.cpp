@@ -2,6 +2,7 @@
 #include "dialect/gpu/OpAsmHelpers.h"
 
 #include "ir/Attributes.h"
+#include "ir/Types.h"
 
 namespace onyx::gpu::detail {
 
@@ -47,6 +48,52 @@ void printIntegerTuple(OpAsmPrinter &p, ArrayRef<int64_t> values) {
   p << "(";
   llvm::interleaveComma(values, p.getStream());
   p << ")";
+}
+
+ParseResult
+parseMixedList(OpAsmParser &parser, char open, unsigned count,
+               SmallVectorImpl<int64_t> &values,
+               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (open == '[' ? parser.parseLSquare() : parser.parseLParen())
+    return failure();
+  unsigned n = 0;
+  if (open == '(' && count == 0 && succeeded(parser.parseOptionalRParen()))
+    return success();
+  do {
+    OpAsmParser::UnresolvedOperand operand;
+    bool present;
+    if (parser.parseOptionalOperand(operand, present))
+      return failure();
+    if (present) {
+      dynamic.push_back(operand);
+      values.push_back(ShapedType::kDynamic);
+    } else {
+      int64_t value;
+      if (parseInteger(parser, value))
+        return failure();
+      values.push_back(value);
+    }
+    ++n;
+  } while (succeeded(parser.parseOptionalComma()));
+  if (open == '[' ? parser.parseRSquare() : parser.parseRParen())
+    return failure();
+  if (count && n != count)
+    return parser.emitError(loc) << "expected " << count << " entries";
+  return success();
+}
+
+void printMixedList(OpAsmPrinter &p, char open, ArrayRef<int64_t> values,
+                    ValueRange dynamic) {
+  p << open;
+  unsigned next = 0;
+  llvm::interleaveComma(values, p.getStream(), [&](int64_t v) {
+    if (ShapedType::isDynamic(v))
+      p.printOperand(dynamic[next++]);
+    else
+      p << std::to_string(v);
+  });
+  p << (open == '[' ? ']' : ')');
 }
 
 } // namespace onyx::gpu::detail

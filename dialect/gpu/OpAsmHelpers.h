@@ -20,4 +20,16 @@ ParseResult parseIntegerTuple(OpAsmParser &parser, unsigned count,
                               SmallVectorImpl<int64_t> &values);
 void printIntegerTuple(OpAsmPrinter &p, ArrayRef<int64_t> values);
 
+/// A list of integers and SSA values between `open` and `close` brackets
+/// ('[' or '('), as in `[%n, 1, 1]`: each value is an `index` operand and
+/// its entry in `values` is ShapedType::kDynamic. `count` 0 takes any number.
+ParseResult
+parseMixedList(OpAsmParser &parser, char open, unsigned count,
+               SmallVectorImpl<int64_t> &values,
+               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamic);
+/// Prints what parseMixedList reads; `dynamic` holds one value per
+/// ShapedType::kDynamic entry of `values`.
+void printMixedList(OpAsmPrinter &p, char open, ArrayRef<int64_t> values,
+                    ValueRange dynamic);
+
 } // namespace onyx::gpu::detail

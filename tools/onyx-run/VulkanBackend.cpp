@@ -114,10 +114,12 @@ onyx::run::fromHostTensor(const runtime::HostTensor &tensor) {
 
 std::vector<runtime::HostTensor>
 onyx::run::toHostTensors(FuncOp func, ArrayRef<onnx::Tensor> inputs) {
+  // Each tensor has its own shape: a `?` dimension of the function takes
+  // the input's size.
   std::vector<runtime::HostTensor> hostInputs;
-  for (auto [input, type] :
-       llvm::zip(inputs, func.getFunctionType().getInputs()))
-    hostInputs.push_back(toHostTensor(input, cast<RankedTensorType>(type)));
+  for (const onnx::Tensor &input : inputs)
+    hostInputs.push_back(
+        toHostTensor(input, input.getType(func->getContext())));
   return hostInputs;
 }
 

@@ -49,7 +49,8 @@ TEST_F(GpuDialectTest, TypesPrintAndParse) {
   Type f32 = FloatType::getF32(&ctx);
   for (Type type :
        {Type(BufferType::get(&ctx, 4096)), Type(ViewType::get({2, 3}, f32)),
-        Type(ViewType::get({}, FloatType::getF16(&ctx)))}) {
+        Type(ViewType::get({}, FloatType::getF16(&ctx))),
+        Type(ViewType::get({2, ShapedType::kDynamic}, f32))}) {
     std::string text;
     llvm::raw_string_ostream os(text);
     type.print(os);
@@ -57,9 +58,11 @@ TEST_F(GpuDialectTest, TypesPrintAndParse) {
   }
   EXPECT_EQ(getMemorySize(ViewType::get({2, 3}, f32)), 24u);
   EXPECT_EQ(getMemorySize(BufferType::get(&ctx, 4096)), 4096u);
+  // A dynamic view's size is known only at run time.
+  EXPECT_EQ(getMemorySize(ViewType::get({ShapedType::kDynamic}, f32)), 0u);
 
   ScopedDiagnosticCollector diags(&ctx);
-  EXPECT_FALSE(parseType("!gpu.view<2x?xf32>", &ctx));
+  EXPECT_FALSE(parseType("!gpu.view<2x?f32>", &ctx));
   EXPECT_FALSE(parseType("!gpu.view<2xfoo>", &ctx));
   EXPECT_FALSE(parseType("!gpu.buffer<x>", &ctx));
   EXPECT_FALSE(parseType("!gpu.nope<1>", &ctx));

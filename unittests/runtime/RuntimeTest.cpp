@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "unittests/runtime/TestModuleBuilder.h"
 
+#include "dialect/gpu/HostOps.h"
 #include "runtime/Executable.h"
 #include "runtime/Instance.h"
 
@@ -199,6 +200,53 @@ TEST_F(RuntimeTest, VectorAdd) {
     for (int64_t i = 0; i < n; ++i)
       ASSERT_EQ(c[i], offset + 2 * i + 1) << "element " << i;
   }
+}
+
+// One function with a `?` dimension runs at several sizes: host ops compute
+// the count and grid, the runtime places the tensors for each size, and a
+// size seen before reuses its recording. No pipeline is created after load.
+TEST_F(RuntimeTest, DynamicDimsRunAtSeveralSizes) {
+  TestModuleBuilder m = makeBuilder();
+  OpBuilder &b = m.getBuilder();
+  m.kernel("add", kAddGlsl, {Access::Read, Access::Read, Access::Write},
+           {64, 1, 1}, {IntegerType::get(ctx, 32, IntegerType::Unsigned)});
+  RankedTensorType dyn = m.tensor({ShapedType::kDynamic});
+  m.func({dyn, dyn}, {dyn});
+  Value n = b.create<DimOp>(m.loc(), m.arg(0), 0)->getResult(0);
+  Value c64 = b.create<ConstantOp>(m.loc(), 64)->getResult(0);
+  Value groups = HostArithOp::create(b, m.loc(), "gpu.ceildivi", n, c64);
+  auto view = ViewType::get(dyn);
+  SmallVector<Value> views;
+  for (int i = 0; i < 3; ++i)
+    views.push_back(b.create<AllocOp>(m.loc(), view, n)->getResult(0));
+  m.upload(0, views[0]);
+  m.upload(1, views[1]);
+  b.create<DispatchOp>(m.loc(), "add",
+                       SmallVector<OpFoldResult>{groups, b.getI64IntegerAttr(1),
+                                                 b.getI64IntegerAttr(1)},
+                       views, SmallVector<OpFoldResult>{n});
+  m.ret(m.download(views[2]));
+  OwningOpRef<ModuleOp> module = m.takeModule();
+
+  std::unique_ptr<Executable> exe = load(*module);
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(exe->getCounters().pipelinesCreated, 1u);
+  EXPECT_EQ(exe->getCounters().recordings, 0u);
+  for (int64_t size : {300, 5, 300, 0, 1000, 5}) {
+    FailureOr<std::vector<HostTensor>> out = exe->run(
+        {tensor({size}, iota(size, 0)), tensor({size}, iota(size, 10))});
+    ASSERT_TRUE(succeeded(out)) << "size " << size;
+    EXPECT_EQ((*out)[0].type, m.tensor({size}));
+    std::vector<float> c = floats((*out)[0]);
+    ASSERT_EQ(c.size(), size_t(size));
+    for (int64_t i = 0; i < size; ++i)
+      ASSERT_EQ(c[i], 2 * i + 10) << "element " << i << " of " << size;
+  }
+  EXPECT_EQ(exe->getCounters().pipelinesCreated, 1u);
+  // The second run at 300 finds its recording; growing the buffers for
+  // 1000 drops the recordings made before, so 5 is recorded again.
+  EXPECT_EQ(exe->getCounters().recordings, 5u);
+  EXPECT_EQ(exe->getCounters().recordingHits, 1u);
 }
 
 TEST_F(RuntimeTest, ChainNeedsOneBarrierIndependentDispatchesNone) {

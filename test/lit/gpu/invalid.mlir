@@ -294,8 +294,9 @@ func.func @main() {
 
 // -----
 
-// expected-error @+1 {{views have static shapes}}
-func.func private @f(!gpu.view<?xf32>)
+// A dynamic dimension is `?` followed by `x` like any other.
+// expected-error @+1 {{invalid view element type '?f32'}}
+func.func private @f(!gpu.view<?f32>)
 
 // -----
 

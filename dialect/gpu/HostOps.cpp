@@ -1,0 +1,302 @@
+//===- HostOps.cpp - Integer work the runtime does on the host ------------===//
+#include "dialect/gpu/HostOps.h"
+#include "dialect/gpu/OpAsmHelpers.h"
+
+#include "ir/BuiltinOps.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace onyx::gpu {
+
+static constexpr StringRef kIndex = "index";
+static constexpr StringRef kValue = "value";
+
+/// Checks that `value` is an argument of the func.func that holds `op`.
+static LogicalResult verifyFunctionArgument(Operation *op, Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != op->getBlock() ||
+      !isa_and_nonnull<FuncOp>(op->getParentOp()))
+    return op->emitOpError("reads an argument of the enclosing func.func");
+  if (!isa<RankedTensorType>(value.getType()))
+    return op->emitOpError()
+           << "reads a ranked tensor, got " << value.getType();
+  return success();
+}
+
+static LogicalResult verifyIndexResult(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isIndex())
+    return op->emitOpError("produces one index");
+  return success();
+}
+
+static int64_t getIndexAttr(Operation *op) {
+  return op->getAttrOfType<IntegerAttr>(kIndex).getInt();
+}
+
+/// `%tensor[index] {attrs} : type`, shared by gpu.dim and gpu.extract.
+static void printArgumentAccess(OpAsmPrinter &p, Operation *op) {
+  p << " ";
+  p.printOperand(op->getOperand(0));
+  p << "[" << std::to_string(getIndexAttr(op)) << "]";
+  p.printOptionalAttrDict(op->getAttrs(), {kIndex});
+  p << " : ";
+  p.printType(op->getOperand(0).getType());
+}
+
+static ParseResult parseArgumentAccess(OpAsmParser &parser,
+                                       OperationState &result) {
+  OpAsmParser::UnresolvedOperand tensor;
+  int64_t index;
+  Type type;
+  if (parser.parseOperand(tensor) || detail::parseOffset(parser, index))
+    return failure();
+  result.addAttribute(kIndex, parser.getBuilder().getI64IntegerAttr(index));
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(tensor, type, result.operands))
+    return failure();
+  result.addTypes({parser.getBuilder().getIndexType()});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.dim, gpu.extract, gpu.constant
+//===----------------------------------------------------------------------===//
+
+void DimOp::build(OpBuilder &builder, OperationState &state, Value tensor,
+                  int64_t index) {
+  state.addOperands(tensor);
+  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
+  state.addTypes({builder.getIndexType()});
+}
+int64_t DimOp::getIndex() { return getIndexAttr(state); }
+
+LogicalResult DimOp::verify() {
+  if (state->getNumOperands() != 1 ||
+      !state->getAttrOfType<IntegerAttr>(kIndex))
+    return emitOpError("takes one tensor and an integer 'index'");
+  if (failed(verifyFunctionArgument(state, getTensor())) ||
+      failed(verifyIndexResult(state)))
+    return failure();
+  int64_t rank = cast<RankedTensorType>(getTensor().getType()).getRank();
+  if (getIndex() < 0 || getIndex() >= rank)
+    return emitOpError() << "dimension " << getIndex()
+                         << " is out of range for rank " << rank;
+  return success();
+}
+void DimOp::print(OpAsmPrinter &p) { printArgumentAccess(p, state); }
+ParseResult DimOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseArgumentAccess(parser, result);
+}
+
+void ExtractOp::build(OpBuilder &builder, OperationState &state, Value tensor,
+                      int64_t index) {
+  state.addOperands(tensor);
+  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
+  state.addTypes({builder.getIndexType()});
+}
+int64_t ExtractOp::getIndex() { return getIndexAttr(state); }
+
+LogicalResult ExtractOp::verify() {
+  if (state->getNumOperands() != 1 ||
+      !state->getAttrOfType<IntegerAttr>(kIndex))
+    return emitOpError("takes one tensor and an integer 'index'");
+  if (failed(verifyFunctionArgument(state, getTensor())) ||
+      failed(verifyIndexResult(state)))
+    return failure();
+  auto type = cast<RankedTensorType>(getTensor().getType());
+  if (!type.hasStaticShape() || !type.getElementType().isInteger())
+    return emitOpError() << "reads an integer tensor of static shape, got "
+                         << Type(type);
+  if (getIndex() < 0 || getIndex() >= type.getNumElements())
+    return emitOpError() << "element " << getIndex() << " is out of range for "
+                         << Type(type);
+  return success();
+}
+void ExtractOp::print(OpAsmPrinter &p) { printArgumentAccess(p, state); }
+ParseResult ExtractOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseArgumentAccess(parser, result);
+}
+
+void ConstantOp::build(OpBuilder &builder, OperationState &state,
+                       int64_t value) {
+  state.addAttribute(kValue, builder.getI64IntegerAttr(value));
+  state.addTypes({builder.getIndexType()});
+}
+int64_t ConstantOp::getValue() {
+  return state->getAttrOfType<IntegerAttr>(kValue).getInt();
+}
+LogicalResult ConstantOp::verify() {
+  if (state->getNumOperands() != 0 ||
+      !state->getAttrOfType<IntegerAttr>(kValue))
+    return emitOpError("takes no operands and an integer 'value'");
+  return verifyIndexResult(state);
+}
+void ConstantOp::print(OpAsmPrinter &p) {
+  p << " " << std::to_string(getValue());
+  p.printOptionalAttrDict(state->getAttrs(), {kValue});
+}
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  int64_t value;
+  if (detail::parseInteger(parser, value))
+    return failure();
+  result.addAttribute(kValue, parser.getBuilder().getI64IntegerAttr(value));
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  result.addTypes({parser.getBuilder().getIndexType()});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The integer ops, a row each
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A result, or nullopt with the reason in `error`.
+using ArithFn = std::optional<int64_t> (*)(int64_t, int64_t, std::string &);
+
+struct HostArithRow {
+  StringRef name;
+  ArithFn fn;
+};
+
+std::optional<int64_t> overflow(std::string &error) {
+  error = "overflows 64 bits";
+  return std::nullopt;
+}
+std::optional<int64_t> checkDivisor(int64_t b, std::string &error) {
+  if (b != 0)
+    return 0;
+  error = "divides by zero";
+  return std::nullopt;
+}
+/// Floor division, as index arithmetic rounds (and Python's //).
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+const HostArithRow kHostArithRows[] = {
+    {"gpu.addi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       int64_t r;
+       return llvm::AddOverflow(a, b, r) ? overflow(e) : r;
+     }},
+    {"gpu.subi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       int64_t r;
+       return llvm::SubOverflow(a, b, r) ? overflow(e) : r;
+     }},
+    {"gpu.muli",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       int64_t r;
+       return llvm::MulOverflow(a, b, r) ? overflow(e) : r;
+     }},
+    {"gpu.floordivi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       if (!checkDivisor(b, e))
+         return std::nullopt;
+       if (a == INT64_MIN && b == -1)
+         return overflow(e);
+       return floorDiv(a, b);
+     }},
+    {"gpu.ceildivi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       if (!checkDivisor(b, e))
+         return std::nullopt;
+       if (a == INT64_MIN && b == -1)
+         return overflow(e);
+       return floorDiv(a, b) + (a % b != 0 ? 1 : 0);
+     }},
+    {"gpu.remi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       if (!checkDivisor(b, e))
+         return std::nullopt;
+       if (b == -1)
+         return 0;
+       // The remainder of floor division: its sign is the divisor's.
+       return a - floorDiv(a, b) * b;
+     }},
+    {"gpu.maxi",
+     [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
+       return std::max(a, b);
+     }},
+    {"gpu.mini",
+     [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
+       return std::min(a, b);
+     }},
+};
+
+const HostArithRow *findRow(StringRef name) {
+  for (const HostArithRow &row : kHostArithRows)
+    if (row.name == name)
+      return &row;
+  return nullptr;
+}
+
+LogicalResult verifyHostArith(Operation *op) {
+  if (op->getNumOperands() != 2 ||
+      !llvm::all_of(op->getOperands().getTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return op->emitOpError("takes two index operands");
+  return verifyIndexResult(op);
+}
+
+void printHostArith(Operation *op, OpAsmPrinter &p) {
+  p << " ";
+  p.printOperands(op->getOperands());
+  p.printOptionalAttrDict(op->getAttrs());
+}
+
+ParseResult parseHostArith(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 2> operands;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  Type index = parser.getBuilder().getIndexType();
+  if (parser.parseOperandList(operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.resolveOperands(operands,
+                             SmallVector<Type>(operands.size(), index), loc,
+                             result.operands))
+    return failure();
+  result.addTypes({index});
+  return success();
+}
+} // namespace
+
+Value HostArithOp::create(OpBuilder &builder, Location loc, StringRef name,
+                          Value lhs, Value rhs) {
+  assert(findRow(name) && "not a host integer op");
+  OperationState state(loc, name);
+  state.addOperands({lhs, rhs});
+  state.addTypes({builder.getIndexType()});
+  return builder.create(state)->getResult(0);
+}
+
+FailureOr<int64_t> HostArithOp::evaluate(int64_t lhs, int64_t rhs,
+                                         std::string &error) {
+  std::optional<int64_t> result =
+      findRow(state->getName().getStringRef())->fn(lhs, rhs, error);
+  if (!result)
+    return failure();
+  return *result;
+}
+
+SmallVector<StringRef> getHostArithOpNames() {
+  SmallVector<StringRef> names;
+  for (const HostArithRow &row : kHostArithRows)
+    names.push_back(row.name);
+  return names;
+}
+
+void fillHostArithOpInfo(OpInfo *info) {
+  info->typeID = HostArithOp::getTypeID();
+  info->verify = verifyHostArith;
+  info->print = printHostArith;
+  info->parse = parseHostArith;
+}
+
+bool isHostOp(Operation *op) {
+  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp>(op);
+}
+
+} // namespace onyx::gpu

@@ -1,0 +1,97 @@
+//===- HostOps.h - Integer work the runtime does on the host ----*- C++ -*-===//
+//
+// Sizes that are known only when a function runs (a `?` dimension of an
+// argument, or the value of an integer argument such as a Reshape's shape)
+// reach views, grids and push constants as `index` values that the runtime
+// computes on the host before it records the run's commands:
+//
+//   %n = gpu.dim %arg0[0] : tensor<?x64xf32>       a dimension of an argument
+//   %k = gpu.extract %arg1[2] : tensor<3xi64>      an element of an argument
+//   %c = gpu.constant 64
+//   %e = gpu.muli %n, %c                            one row of the table below
+//   %g = gpu.ceildivi %e, %c
+//
+// The integer ops are one table (HostOps.cpp), a row each: name and
+// function. Every function is exact in 64 bits: an overflow or a division by
+// zero is an error of the run at the op, never a wrapped value.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Builder.h"
+#include "ir/OpAsm.h"
+
+namespace onyx::gpu {
+
+/// A dimension of a function argument, as an index.
+class DimOp : public Op<DimOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.dim"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value tensor,
+                    int64_t index);
+  Value getTensor() { return state->getOperand(0); }
+  int64_t getIndex();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// An element of an integer function argument of static shape, as an index
+/// (the shape operands a user gives at run time).
+class ExtractOp : public Op<ExtractOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.extract"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value tensor,
+                    int64_t index);
+  Value getTensor() { return state->getOperand(0); }
+  /// The element's position in row-major order.
+  int64_t getIndex();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// An index constant.
+class ConstantOp : public Op<ConstantOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.constant"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, int64_t value);
+  int64_t getValue();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// A binary integer op of the table: `%r = gpu.muli %a, %b`.
+class HostArithOp : public Op<HostArithOp> {
+public:
+  using Op::Op;
+  /// Creates the row `name` (`gpu.muli`, ...) on `lhs` and `rhs`.
+  static Value create(OpBuilder &builder, Location loc, StringRef name,
+                      Value lhs, Value rhs);
+  /// Applies the op's function; an overflow or a division by zero is an
+  /// error with `error` saying which.
+  FailureOr<int64_t> evaluate(int64_t lhs, int64_t rhs, std::string &error);
+};
+
+/// Names of the table's ops (`gpu.addi`, ...), in table order.
+SmallVector<StringRef> getHostArithOpNames();
+/// Fills the registry record of one of the table's ops.
+void fillHostArithOpInfo(OpInfo *info);
+
+/// Whether `op` is one of the ops above: work the runtime does on the host.
+bool isHostOp(Operation *op);
+
+} // namespace onyx::gpu

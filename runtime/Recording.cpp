@@ -1,0 +1,208 @@
+//===- Recording.cpp - Host ops and tensor placement for one run ----------===//
+#include "runtime/Recording.h"
+
+#include "dialect/gpu/AllocPlanning.h"
+#include "dialect/gpu/HostOps.h"
+
+#include "ir/Diagnostics.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cstring>
+
+namespace onyx::runtime {
+
+/// Staging slots start at this alignment so that copies stay fast.
+static constexpr uint64_t kSlotAlignment = 64;
+
+/// Bytes of a tensor of `shape` and `elementType`; an error at `op` if a
+/// dimension is negative or the size overflows.
+static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
+                                       Type elementType) {
+  int64_t bytes = getElementByteSize(elementType);
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return op->emitOpError() << "has dimension " << dim << " at run time";
+    if (llvm::MulOverflow(bytes, dim, bytes))
+      return op->emitOpError() << "is larger than 2^63 bytes at run time";
+  }
+  return uint64_t(bytes);
+}
+
+/// Reads element `index` of an integer tensor as an int64.
+static int64_t readInteger(const HostTensor &tensor, int64_t index) {
+  Type type = tensor.type.getElementType();
+  unsigned width = getElementByteSize(type);
+  const char *at = tensor.data.data() + index * width;
+  bool isUnsigned = cast<IntegerType>(type).isUnsigned();
+  switch (width) {
+  case 1:
+    return isUnsigned ? int64_t(uint8_t(*at)) : int64_t(int8_t(*at));
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, at, 2);
+    return isUnsigned ? int64_t(v) : int64_t(int16_t(v));
+  }
+  case 4: {
+    uint32_t v;
+    std::memcpy(&v, at, 4);
+    return isUnsigned ? int64_t(v) : int64_t(int32_t(v));
+  }
+  default: {
+    int64_t v;
+    std::memcpy(&v, at, 8);
+    return v;
+  }
+  }
+}
+
+LogicalResult Executable::evaluateHostOps(Recording &r,
+                                          ArrayRef<HostTensor> inputs) {
+  for (Operation &op : func.front()) {
+    if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
+      unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
+      r.values[dim->getResult(0)] = inputs[arg].type.getShape()[dim.getIndex()];
+    } else if (auto extract = dyn_cast<gpu::ExtractOp>(&op)) {
+      unsigned arg = cast<BlockArgument>(extract.getTensor()).getArgNumber();
+      r.values[extract->getResult(0)] =
+          readInteger(inputs[arg], extract.getIndex());
+    } else if (auto constant = dyn_cast<gpu::ConstantOp>(&op)) {
+      r.values[constant->getResult(0)] = constant.getValue();
+    } else if (auto arith = dyn_cast<gpu::HostArithOp>(&op)) {
+      std::string error;
+      int64_t lhs = r.values.lookup(op.getOperand(0));
+      int64_t rhs = r.values.lookup(op.getOperand(1));
+      FailureOr<int64_t> result = arith.evaluate(lhs, rhs, error);
+      if (failed(result))
+        return op.emitOpError()
+               << "of " << lhs << " and " << rhs << " " << error;
+      r.values[op.getResult(0)] = *result;
+    }
+  }
+  return success();
+}
+
+/// The shape of a view type with its `?` dimensions taken from `dims`.
+static SmallVector<int64_t, 4>
+resolveShape(gpu::ViewType type, OperandRange dims,
+             const llvm::DenseMap<Value, int64_t> &values) {
+  SmallVector<int64_t, 4> shape(type.getShape());
+  unsigned next = 0;
+  for (int64_t &dim : shape)
+    if (ShapedType::isDynamic(dim))
+      dim = values.lookup(dims[next++]);
+  return shape;
+}
+
+LogicalResult Executable::placeMemory(Recording &r) {
+  Block &block = func.front();
+  // The gpu.allocs, sized for these dims and placed by liveness.
+  SmallVector<gpu::AllocLiveness> allocs = gpu::analyzeAllocs(block);
+  SmallVector<uint64_t> sizes, offsets;
+  for (gpu::AllocLiveness &t : allocs) {
+    SmallVector<int64_t, 4> shape =
+        resolveShape(t.alloc.getType(), t.alloc.getDynamicDims(), r.values);
+    FailureOr<uint64_t> bytes =
+        getByteSize(t.alloc, shape, t.alloc.getType().getElementType());
+    if (failed(bytes))
+      return failure();
+    sizes.push_back(*bytes);
+    r.stats.runtimeTensorBytes += *bytes;
+    r.shapes[t.alloc->getResult(0)] = shape;
+  }
+  uint64_t arenaBytes = gpu::placeFirstFit(
+      allocs, sizes, device.getTarget().minStorageBufferOffsetAlignment,
+      offsets);
+  r.stats.runtimeArenaBytes = arenaBytes;
+  if (arenaBytes > device.getInfo().maxMemoryAllocationSize)
+    return emitError(func.getLoc())
+           << "tensors placed at run time need " << arenaBytes
+           << " bytes, more than device '" << device.getInfo().name
+           << "' allocates at once";
+  if (failed(ensureSize(buffers[runtimeArena], arenaBytes, MemoryKind::Device)))
+    return failure();
+  for (auto [t, offset, size] : llvm::zip(allocs, offsets, sizes))
+    r.memory[t.alloc->getResult(0)] = {runtimeArena, offset, offset + size,
+                                       false};
+
+  for (Operation &op : block) {
+    if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
+      r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
+                                        buffer.getType().getSize(), false};
+    } else if (auto weight = dyn_cast<gpu::WeightOp>(&op)) {
+      MemoryAccess base = r.memory.lookup(weight.getBuffer());
+      uint64_t size = weight.getType().getSizeInBytes();
+      r.memory[weight->getResult(0)] = {
+          base.buffer, base.begin + weight.getOffset(),
+          base.begin + weight.getOffset() + size, false};
+      r.shapes[weight->getResult(0)] =
+          SmallVector<int64_t, 4>(weight.getType().getShape());
+    } else if (auto view = dyn_cast<gpu::ViewOp>(&op)) {
+      MemoryAccess base = r.memory.lookup(view.getSource());
+      int64_t offset = view.hasStaticOffset()
+                           ? int64_t(view.getOffset())
+                           : r.values.lookup(view.getDynamicOffset());
+      SmallVector<int64_t, 4> shape =
+          resolveShape(view.getType(), view.getDynamicDims(), r.values);
+      FailureOr<uint64_t> size =
+          getByteSize(view, shape, view.getType().getElementType());
+      if (failed(size))
+        return failure();
+      uint64_t sourceSize = base.end - base.begin;
+      if (offset < 0 || uint64_t(offset) > sourceSize ||
+          *size > sourceSize - uint64_t(offset))
+        return view.emitOpError()
+               << "bytes [" << offset << ", " << offset + int64_t(*size)
+               << ") exceed the " << sourceSize
+               << " bytes of its source at run time";
+      r.memory[view->getResult(0)] = {base.buffer, base.begin + offset,
+                                      base.begin + offset + *size, false};
+      r.shapes[view->getResult(0)] = shape;
+    } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
+      MemoryAccess from = r.memory.lookup(copy.getSource());
+      MemoryAccess to = r.memory.lookup(copy.getTarget());
+      if (from.end - from.begin != to.end - to.begin)
+        return copy.emitOpError()
+               << "copies " << from.end - from.begin << " bytes into a view of "
+               << to.end - to.begin << " bytes at run time";
+    }
+  }
+
+  // Staging slots, sized for these shapes.
+  auto addSlot = [](uint64_t &total, uint64_t size) {
+    Slot slot{llvm::alignTo(total, kSlotAlignment), size};
+    total = slot.offset + size;
+    return slot;
+  };
+  for (Operation &op : block) {
+    if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
+      unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
+      MemoryAccess to = r.memory.lookup(upload.getTarget());
+      if (!r.inputSlots.count(arg))
+        r.inputSlots[arg] = addSlot(r.inputBytes, to.end - to.begin);
+    } else if (auto download = dyn_cast<gpu::DownloadOp>(&op)) {
+      MemoryAccess from = r.memory.lookup(download.getSource());
+      r.outputSlots[download] = addSlot(r.outputBytes, from.end - from.begin);
+    }
+  }
+  if (failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
+      failed(ensureSize(outputStaging, r.outputBytes, MemoryKind::Readback)))
+    return failure();
+  return success();
+}
+
+std::vector<int64_t> getRecordingKey(FuncOp func, ArrayRef<HostTensor> inputs) {
+  std::vector<int64_t> key;
+  for (const HostTensor &input : inputs) {
+    key.push_back(input.type.getRank());
+    llvm::append_range(key, input.type.getShape());
+  }
+  for (Operation &op : func.front())
+    if (auto extract = dyn_cast<gpu::ExtractOp>(&op))
+      key.push_back(readInteger(
+          inputs[cast<BlockArgument>(extract.getTensor()).getArgNumber()],
+          extract.getIndex()));
+  return key;
+}
+
+} // namespace onyx::runtime

@@ -1,0 +1,52 @@
+//===- Recording.h - What a run needs for one set of shapes -----*- C++ -*-===//
+//
+// Private to the runtime: the state of one recording of an Executable (see
+// Executable.h), and the host-side work that makes it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Executable.h"
+#include "runtime/HazardTracker.h"
+
+namespace onyx::runtime {
+
+/// A staging slot of an argument or a downloaded result.
+struct Slot {
+  uint64_t offset = 0, size = 0;
+};
+
+struct Executable::Recording {
+  /// Values of the host ops.
+  llvm::DenseMap<Value, int64_t> values;
+  /// Where each view (and weight) is, and its shape, for these dims.
+  llvm::DenseMap<Value, MemoryAccess> memory;
+  llvm::DenseMap<Value, SmallVector<int64_t, 4>> shapes;
+  /// Staging slots by argument number and by gpu.download.
+  llvm::DenseMap<unsigned, Slot> inputSlots;
+  llvm::DenseMap<Operation *, Slot> outputSlots;
+  uint64_t inputBytes = 0, outputBytes = 0;
+  /// One set per dispatch; null for a dispatch of an empty grid.
+  std::vector<VkDescriptorSet> descriptorSets;
+  VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  RecordingStats stats;
+  const Device *device = nullptr;
+
+  ~Recording() {
+    if (!device)
+      return;
+    const VulkanApi &api = device->getApi();
+    if (commands)
+      api.vkFreeCommandBuffers(device->getHandle(), device->getCommandPool(), 1,
+                               &commands);
+    if (descriptorPool)
+      api.vkDestroyDescriptorPool(device->getHandle(), descriptorPool, nullptr);
+  }
+};
+
+/// The key of a run: argument shapes, then the argument values host ops
+/// read.
+std::vector<int64_t> getRecordingKey(FuncOp func, ArrayRef<HostTensor> inputs);
+
+} // namespace onyx::runtime

@@ -1,0 +1,75 @@
+// RUN: onyx-opt %s --split-input-file --verify-diagnostics
+
+// Mistakes in IR with dynamic dimensions, and the errors that point at them.
+
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  // expected-error @+1 {{'gpu.alloc' op takes 2 dimension values but !gpu.view<?x4xf32> has 1 dynamic dimensions}}
+  %x = gpu.alloc(%n, %n) : !gpu.view<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<?x4xf32>) {
+  // expected-error @+1 {{'gpu.dim' op dimension 2 is out of range for rank 2}}
+  %n = gpu.dim %arg0[2] : tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<2xf32>) {
+  // expected-error @+1 {{'gpu.extract' op reads an integer tensor of static shape, got tensor<2xf32>}}
+  %n = gpu.extract %arg0[0] : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<2xi64>) {
+  // expected-error @+1 {{'gpu.extract' op element 2 is out of range for tensor<2xi64>}}
+  %n = gpu.extract %arg0[2] : tensor<2xi64>
+  return
+}
+
+// -----
+
+// Memory buffer planning placed has a fixed layout.
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %arena = gpu.buffer arena : !gpu.buffer<256>
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  // expected-error @+1 {{'gpu.view' op with a run-time offset or size must be a view of a gpu.alloc}}
+  %x = gpu.view %arena[0](%n) : !gpu.buffer<256> to !gpu.view<?x4xf32>
+  return
+}
+
+// -----
+
+gpu.kernel @k(read) workgroup_size(64, 1, 1) push_constants(f32) glsl("void main() {}")
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  %x = gpu.alloc(%n) : !gpu.view<?x4xf32>
+  // expected-error @+1 {{'gpu.dispatch' op push constant #0 of type f32 cannot be given by an index value}}
+  gpu.dispatch @k[1, 1, 1](%x) push(%n) : !gpu.view<?x4xf32>
+  return
+}
+
+// -----
+
+gpu.kernel @k(read) workgroup_size(64, 1, 1) glsl("void main() {}")
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  %x = gpu.alloc(%n) : !gpu.view<?x4xf32>
+  // expected-error @+1 {{'gpu.dispatch' op kernel @k has 1 bindings but 2 views are bound}}
+  gpu.dispatch @k[%n, 1, 1](%x, %x) : !gpu.view<?x4xf32>, !gpu.view<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<?x4xf32>) {
+  // expected-error @+1 {{expected 3 entries}}
+  gpu.dispatch @k[1, 1](%arg0) : tensor<?x4xf32>
+  return
+}
