@@ -92,6 +92,10 @@ void CompileKernels::runOnOperation() {
 
 } // namespace
 
+unsigned getNumKernelsCompiled() {
+  return getCompiler().getStatistics().compiles;
+}
+
 std::unique_ptr<Pass> createCompileKernelsPass() {
   return std::make_unique<CompileKernels>();
 }

@@ -13,6 +13,8 @@
 
 #include "lowering/KernelGenerator.h"
 #include "lowering/Passes.h"
+
+#include "dialect/gpu/HostOps.h"
 #include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -114,7 +116,7 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   // Empty results need memory of their own but no work.
   if (llvm::all_of(op->getResults(), [](Value r) {
         auto t = dyn_cast<RankedTensorType>(r.getType());
-        return t && t.getNumElements() == 0;
+        return t && t.hasStaticShape() && t.getNumElements() == 0;
       })) {
     for (Value r : op->getResults())
       ctx.setResult(r, ctx.allocate(cast<RankedTensorType>(r.getType())));
@@ -140,11 +142,26 @@ LogicalResult ConvertOnnxToGpu::convertFunction(FuncOp func,
                                 << " is not a tensor the GPU can take";
     if (arg.use_empty())
       continue;
-    Value view =
-        builder.create<gpu::AllocOp>(func->getLoc(), gpu::ViewType::get(type))
-            ->getResult(0);
+    // A dimension known only at run time is read from the argument.
+    SmallVector<Size> dims;
+    SmallVector<Value> dynamic;
+    for (auto [d, dim] : llvm::enumerate(type.getShape())) {
+      if (!ShapedType::isDynamic(dim)) {
+        dims.push_back(dim);
+        continue;
+      }
+      dynamic.push_back(
+          builder.create<gpu::DimOp>(func->getLoc(), arg, int64_t(d))
+              ->getResult(0));
+      dims.push_back(dynamic.back());
+    }
+    Value view = builder
+                     .create<gpu::AllocOp>(func->getLoc(),
+                                           gpu::ViewType::get(type), dynamic)
+                     ->getResult(0);
     builder.create<gpu::UploadOp>(func->getLoc(), arg, view);
     ctx.map(arg, view);
+    ctx.setDims(arg, dims);
   }
 
   for (Operation *op : ops)

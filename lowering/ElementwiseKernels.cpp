@@ -15,6 +15,7 @@
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
+#include "lowering/KernelSizes.h"
 #include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/Elementwise.h"
@@ -25,6 +26,7 @@
 #include "ir/Region.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Sequence.h"
 
 #include <fmt/format.h>
 
@@ -268,10 +270,32 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                                ArrayRef<Value> outerInputs, Value innerResult,
                                Value outerResult) {
   auto resultType = cast<RankedTensorType>(outerResult.getType());
-  int64_t count = resultType.getNumElements();
-  Value output = ctx.allocate(resultType);
+  unsigned rank = resultType.getRank();
+  // Each input's dims, and the output's: a `?` of the result is the largest
+  // of the inputs' dims it broadcasts from (numpy's rule, dims of 1 aside).
+  SmallVector<SmallVector<Size>> inputDims;
+  for (Value input : outerInputs) {
+    inputDims.push_back(ctx.getDims(input));
+    if (inputDims.back().size() !=
+        size_t(cast<RankedTensorType>(input.getType()).getRank()))
+      return failure();
+  }
+  SmallVector<Size> outDims;
+  for (auto [d, dim] : llvm::enumerate(resultType.getShape())) {
+    if (!ShapedType::isDynamic(dim)) {
+      outDims.push_back(dim);
+      continue;
+    }
+    Size size(1);
+    for (ArrayRef<Size> dims : inputDims)
+      if (d + dims.size() >= rank)
+        size = ctx.max(size, dims[d + dims.size() - rank]);
+    outDims.push_back(size);
+  }
+  Size count = getNumElements(ctx, outDims);
+  Value output = ctx.allocate(resultType, outDims);
   ctx.setResult(outerResult, output);
-  if (count == 0)
+  if (count.isStatic() && count.constant == 0)
     return success();
   unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
   if (kernelInputs.size() + 1 > maxBindings)
@@ -287,10 +311,14 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                                << " is not supported by GPU kernels";
 
   ExpressionWriter writer(ctx);
-  unsigned rank = resultType.getRank();
+  KernelSizes sizes(ctx);
   std::string decls, loads;
   bool needCoordinates = false;
   SmallVector<Value> bindings;
+  auto sameSize = [](Size a, Size b) {
+    return a.isStatic() == b.isStatic() &&
+           (a.isStatic() ? a.constant == b.constant : a.value == b.value);
+  };
   for (auto [i, input] : llvm::enumerate(kernelInputs)) {
     auto type = cast<RankedTensorType>(input.getType());
     if (!glsl::isSupported(type.getElementType()))
@@ -298,12 +326,16 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                              << " is not supported by GPU kernels";
     std::string name = fmt::format("in{}", i);
     decls += glsl::buffer(i, gpu::Access::Read, type.getElementType(), name);
-    // Inputs of the result's shape read element i; others need the
-    // output's coordinates.
-    bool same = type.getShape() == resultType.getShape();
-    needCoordinates |= !same && type.getNumElements() != 1;
-    std::string index =
-        same ? "i" : glsl::broadcastIndex(type.getShape(), rank, "c");
+    // Inputs of the result's dims read element i; others need the output's
+    // coordinates.
+    ArrayRef<Size> dims = inputDims[i];
+    bool same = dims.size() == outDims.size() &&
+                llvm::all_of(llvm::seq<size_t>(0, dims.size()), [&](size_t d) {
+                  return sameSize(dims[d], outDims[d]);
+                });
+    bool single = type.hasStaticShape() && type.getNumElements() == 1;
+    needCoordinates |= !same && !single;
+    std::string index = same ? "i" : sizes.broadcastIndex(dims, rank, "c");
     std::string var = fmt::format("x{}", i);
     loads +=
         fmt::format("  {} {} = {};\n", glsl::computeType(type.getElementType()),
@@ -330,10 +362,9 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   std::string main =
       fmt::format("void main() {{\n"
                   "  uint i = gl_GlobalInvocationID.x;\n"
-                  "  if (i >= {}u) return;\n",
-                  count) +
-      (needCoordinates ? glsl::unflatten(resultType.getShape(), "i", "c")
-                       : std::string()) +
+                  "  if (i >= {}) return;\n",
+                  sizes.get(count)) +
+      (needCoordinates ? sizes.unflatten(outDims, "i", "c") : std::string()) +
       loads + writer.code + "  " +
       glsl::store(resultType.getElementType(), "result", "i", value) + "\n}\n";
   KernelSpec spec;
@@ -342,14 +373,20 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                         .drop_front(5)
                         .lower()
                   : "fused";
-  spec.glsl =
-      glsl::header({wg, 1, 1}) + decls + glsl::helpers(writer.code) + main;
+  spec.glsl = glsl::header({wg, 1, 1}) + sizes.declaration() + decls +
+              glsl::helpers(writer.code) + main;
   for (unsigned i = 0; i < kernelInputs.size(); ++i)
     spec.bindings.push_back(gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
   spec.workgroupSize = {wg, 1, 1};
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(count, wg), 1, 1},
-               bindings);
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  if (count.isStatic() && !sizes.isDynamic())
+    ctx.dispatch(kernel, {glsl::ceilDiv(count.constant, wg), 1, 1}, bindings);
+  else
+    ctx.dispatch(kernel, {ctx.ceilDiv(count, int64_t(wg)), 1, 1}, bindings,
+                 push);
   return success();
 }
 
@@ -462,11 +499,15 @@ static LogicalResult lowerFused(Operation *op, LoweringContext &ctx) {
 
 static SmallVector<KernelGenerator> buildTable() {
   SmallVector<KernelGenerator> table;
+  // Every one handles dims known only at run time but Expand, whose shape
+  // operand the kernel reads as constants.
   for (const onnx::ElementwiseInfo &row : onnx::getElementwiseInfos())
-    table.push_back({row.name, lowerSingle});
-  for (StringRef name : {"onnx.Cast", "onnx.Clip", "onnx.Where", "onnx.Expand"})
-    table.push_back({name, lowerSingle});
-  table.push_back({onnx::kFusedElementwiseName, lowerFused});
+    table.push_back({row.name, lowerSingle, /*dynamicDims=*/true});
+  for (StringRef name : {"onnx.Cast", "onnx.Clip", "onnx.Where"})
+    table.push_back({name, lowerSingle, /*dynamicDims=*/true});
+  table.push_back({"onnx.Expand", lowerSingle});
+  table.push_back(
+      {onnx::kFusedElementwiseName, lowerFused, /*dynamicDims=*/true});
   return table;
 }
 

@@ -2,6 +2,8 @@
 
 #include "lowering/KernelGenerator.h"
 
+#include "dialect/gpu/HostOps.h"
+
 #include "dialect/onnx/OnnxDialect.h"
 
 #include "ir/BuiltinOps.h"
@@ -61,10 +63,89 @@ void LoweringContext::finish() {
         gpu::BufferType::get(getContext(), std::max<uint64_t>(weightsSize, 1)));
 }
 
-Value LoweringContext::allocate(RankedTensorType type) {
-  return builder
-      .create<gpu::AllocOp>(current->getLoc(), gpu::ViewType::get(type))
-      ->getResult(0);
+Value LoweringContext::allocate(RankedTensorType type, ArrayRef<Size> sizes) {
+  SmallVector<Value> dynamic;
+  for (auto [d, dim] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(dim))
+      dynamic.push_back(sizes[d].value);
+  Value view = builder
+                   .create<gpu::AllocOp>(current->getLoc(),
+                                         gpu::ViewType::get(type), dynamic)
+                   ->getResult(0);
+  if (!dynamic.empty())
+    setDims(view, sizes);
+  return view;
+}
+
+SmallVector<Size> LoweringContext::getDims(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.hasStaticShape())
+    return SmallVector<Size>(type.getShape().begin(), type.getShape().end());
+  auto it = dims.find(value);
+  if (it == dims.end()) {
+    emitError() << "operand of type " << value.getType()
+                << " has run-time dimensions the lowering does not know";
+    return {};
+  }
+  return it->second;
+}
+
+void LoweringContext::setDims(Value value, ArrayRef<Size> sizes) {
+  dims[value] = SmallVector<Size>(sizes.begin(), sizes.end());
+}
+
+/// The index value of `s`, materializing a constant.
+static Value toValue(OpBuilder &builder, Location loc, Size s) {
+  if (!s.isStatic())
+    return s.value;
+  return builder.create<gpu::ConstantOp>(loc, s.constant)->getResult(0);
+}
+
+Size LoweringContext::mul(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return a.constant * b.constant;
+  if ((a.isStatic() && a.constant == 1))
+    return b;
+  if (b.isStatic() && b.constant == 1)
+    return a;
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.muli",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::ceilDiv(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return (a.constant + b.constant - 1) / b.constant;
+  if (b.isStatic() && b.constant == 1)
+    return a;
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.ceildivi",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::max(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return std::max(a.constant, b.constant);
+  if (a.isStatic() && a.constant <= 1)
+    return b;
+  if (b.isStatic() && b.constant <= 1)
+    return a;
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.maxi",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::broadcastFactor(Size dim) {
+  if (dim.isStatic())
+    return dim.constant > 1 ? 1 : 0;
+  Location loc = getLoc();
+  Value one = toValue(builder, loc, Size(1));
+  Value zero = toValue(builder, loc, Size(0));
+  Value less =
+      gpu::HostArithOp::create(builder, loc, "gpu.subi", dim.value, one);
+  Value clamped =
+      gpu::HostArithOp::create(builder, loc, "gpu.maxi", less, zero);
+  return gpu::HostArithOp::create(builder, loc, "gpu.mini", clamped, one);
 }
 
 Value LoweringContext::reinterpret(Value view, RankedTensorType type) {
@@ -76,6 +157,10 @@ Value LoweringContext::reinterpret(Value view, RankedTensorType type) {
 
 void LoweringContext::setResult(Value result, Value view) {
   views[result] = view;
+  // The result has the dims of its memory.
+  auto it = dims.find(view);
+  if (it != dims.end())
+    dims[result] = it->second;
 }
 
 KernelRef LoweringContext::getOrCreateKernel(const KernelSpec &spec) {
@@ -118,6 +203,17 @@ KernelRef LoweringContext::getOrCreateKernel(const KernelSpec &spec) {
   KernelRef ref = StringAttr::get(getContext(), unique);
   kernels[key] = ref;
   return ref;
+}
+
+void LoweringContext::dispatch(KernelRef kernel, std::array<Size, 3> workgroups,
+                               ValueRange bindings,
+                               ArrayRef<OpFoldResult> pushConstants) {
+  SmallVector<OpFoldResult, 3> counts;
+  for (Size count : workgroups)
+    counts.push_back(count.toFoldResult(builder));
+  builder.create<gpu::DispatchOp>(current->getLoc(), kernel.getValue(), counts,
+                                  bindings, pushConstants);
+  ++numDispatches;
 }
 
 void LoweringContext::dispatch(KernelRef kernel,

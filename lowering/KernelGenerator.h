@@ -3,8 +3,9 @@
 //
 // convert-onnx-to-gpu walks a function's ops in order and hands each onnx op
 // to the kernel generator registered for its name. A generator reads the
-// op's (static) types and attributes, writes GLSL with every shape and
-// constant baked in, and asks the LoweringContext for what it needs:
+// op's types and attributes, writes GLSL with every static shape and
+// constant baked in (dims known only at run time go through KernelSizes.h),
+// and asks the LoweringContext for what it needs:
 //
 //   Value x = ctx.getView(op->getOperand(0));      // the operand's memory
 //   Value y = ctx.allocate(resultType);             // a new intermediate
@@ -55,6 +56,20 @@ struct KernelSpec {
 /// The symbol name of a gpu.kernel.
 using KernelRef = StringAttr;
 
+/// A size: a constant, or an index value of the host program (the
+/// dimension of a tensor known only at run time, or arithmetic on such).
+struct Size {
+  Size(int64_t constant = 0) : constant(constant) {}
+  Size(Value value) : value(value) {}
+  bool isStatic() const { return !value; }
+  OpFoldResult toFoldResult(Builder &b) const {
+    return value ? OpFoldResult(value)
+                 : OpFoldResult(b.getI64IntegerAttr(constant));
+  }
+  int64_t constant = 0;
+  Value value;
+};
+
 /// What a generator sees while lowering one op.
 class LoweringContext {
 public:
@@ -74,8 +89,23 @@ public:
   /// lowered: an uploaded argument, a weight for a constant (placed on first
   /// use), or what an earlier op's generator set. Null after an error.
   Value getView(Value value);
-  /// A new intermediate tensor of `type`, to be placed by buffer planning.
-  Value allocate(RankedTensorType type);
+  /// A new intermediate tensor of `type`, to be placed by buffer planning;
+  /// `dims` gives its `?` dimensions (all of its dims, static ones too).
+  Value allocate(RankedTensorType type, ArrayRef<Size> dims = {});
+  /// The dims of tensor `value`: its static ones as constants, its `?` ones
+  /// as the index values the op that made it set (setDims). Empty after an
+  /// error.
+  SmallVector<Size> getDims(Value value);
+  void setDims(Value value, ArrayRef<Size> dims);
+
+  /// Host arithmetic on sizes, folded where both are constants, else index
+  /// ops of the gpu dialect at the op being lowered.
+  Size mul(Size a, Size b);
+  Size ceilDiv(Size a, Size b);
+  Size max(Size a, Size b);
+  /// 0 for a dimension of size 0 or 1, else 1: what a broadcast input's
+  /// stride is multiplied by where its dimension is known only at run time.
+  Size broadcastFactor(Size dim);
   /// A view of `view`'s memory with another shape or element type of the
   /// same byte size (an alias: no copy).
   Value reinterpret(Value view, RankedTensorType type);
@@ -88,6 +118,9 @@ public:
   /// and `pushConstants` (IntegerAttr i32 or FloatAttr f32), at the op.
   void dispatch(KernelRef kernel, std::array<uint64_t, 3> workgroups,
                 ValueRange bindings, ArrayRef<Attribute> pushConstants = {});
+  /// The same with counts and push constants that may be run-time values.
+  void dispatch(KernelRef kernel, std::array<Size, 3> workgroups,
+                ValueRange bindings, ArrayRef<OpFoldResult> pushConstants);
 
   //===--------------------------------------------------------------------===//
   // Used by the conversion pass itself.
@@ -113,6 +146,7 @@ private:
   OpBuilder builder;
   Operation *current = nullptr;
   llvm::DenseMap<Value, Value> views;
+  llvm::DenseMap<Value, SmallVector<Size>> dims;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;
@@ -131,6 +165,9 @@ struct KernelGenerator {
   /// "onnx.MatMul".
   StringRef opName;
   GenerateFn generate;
+  /// Whether it lowers ops whose operands or results have `?` dims (sizes
+  /// through KernelSizes.h); onnx-static-shapes rejects the others.
+  bool dynamicDims = false;
 };
 
 /// The generator for `opName`, or null if onyx cannot lower it.

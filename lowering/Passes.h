@@ -3,10 +3,10 @@
 // `--lower` is one named pipeline of passes that each run on the module
 // and can be printed around (`--print-ir-after-all`):
 //
-//   onnx-static-shapes      every tensor has a static shape, or an error
+//   onnx-static-shapes      every `?` reaches only generators that handle it
 //   onnx-fuse-elementwise   elementwise trees become onnx.FusedElementwise
 //   convert-onnx-to-gpu     each op becomes gpu.dispatch of generated GLSL
-//   gpu-plan-buffers        gpu.alloc -> views of one arena (first fit)
+//   gpu-plan-buffers        static gpu.alloc -> views of one arena (first fit)
 //   gpu-compile-kernels     GLSL -> SPIR-V with shaderc, cached by source
 //
 // The passes compile for the module's `gpu.target` (dialect/gpu/Target.h):
@@ -30,5 +30,9 @@ void buildLoweringPipeline(OpPassManager &pm);
 
 /// Registers each pass and the `lower` pipeline.
 void registerLoweringPasses();
+
+/// GLSL compilations (shaderc runs, not cache hits) in this process so far,
+/// by gpu-compile-kernels.
+unsigned getNumKernelsCompiled();
 
 } // namespace onyx::lowering

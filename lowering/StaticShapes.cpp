@@ -1,13 +1,16 @@
 //===- StaticShapes.cpp - onnx-static-shapes ------------------------------===//
 //
-// Kernels bake shapes in, so lowering needs every tensor's shape. The
-// importer binds symbolic dimensions (--bind-dims, or the shapes of the
-// inputs onyx-run is given) and folds shape computations; this pass checks
-// that nothing dynamic is left and says where, rather than letting a kernel
-// generator meet a `?`.
+// Kernels bake static shapes in; a dimension known only at run time (`?`)
+// reaches a kernel as a push constant, which only some generators handle
+// (KernelGenerator::dynamicDims). The importer binds symbolic dimensions
+// (--bind-dims, or the shapes of the inputs onyx-run is given) and folds
+// shape computations; this pass checks that every op left with a `?` in an
+// operand or result has a generator that handles it, and says how to bind
+// the dims otherwise, rather than letting a generator meet a `?`.
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/KernelGenerator.h"
 #include "lowering/Passes.h"
 
 #include "ir/BuiltinOps.h"
@@ -28,7 +31,8 @@ public:
   StaticShapes() : Pass("builtin.module") {}
   StringRef getArgument() const override { return "onnx-static-shapes"; }
   StringRef getDescription() const override {
-    return "Check that every tensor has a static shape, as kernels need";
+    return "Check that every tensor has a static shape, or a `?` the kernel "
+           "generator of each op that touches it handles";
   }
   std::unique_ptr<Pass> clone() const override {
     return std::make_unique<StaticShapes>();
@@ -39,23 +43,32 @@ public:
       if (auto func = dyn_cast<FuncOp>(op)) {
         for (auto [i, type] :
              llvm::enumerate(func.getFunctionType().getInputs()))
-          if (isDynamic(type)) {
+          if (isa<UnrankedTensorType>(type)) {
             func.emitError() << "argument #" << i << " of @"
                              << func.getSymName() << " has type " << type
-                             << " without a static shape; bind its symbolic "
-                                "dimensions (--bind-dims=NAME=N) to lower it";
+                             << " without a rank; the GPU needs ranked "
+                                "tensors";
             signalPassFailure();
           }
         return;
       }
-      for (auto [i, result] : llvm::enumerate(op->getResults()))
-        if (isDynamic(result.getType())) {
-          op->emitOpError()
-              << "result #" << i << " of type " << result.getType()
-              << " has no static shape; bind symbolic "
-                 "dimensions (--bind-dims=NAME=N) to lower it";
-          signalPassFailure();
-        }
+      if (op->hasTrait(OpTrait::ReturnLike))
+        return;
+      bool dynamic = llvm::any_of(op->getResultTypes(), isDynamic) ||
+                     llvm::any_of(op->getOperands(), [](Value v) {
+                       return isDynamic(v.getType());
+                     });
+      if (!dynamic)
+        return;
+      const KernelGenerator *generator =
+          lookupKernelGenerator(op->getName().getStringRef());
+      if (generator && generator->dynamicDims)
+        return;
+      op->emitOpError() << "has a tensor without a static shape and no "
+                           "kernel for run-time dimensions yet; bind "
+                           "symbolic dimensions (--bind-dims=NAME=N) to "
+                           "lower it";
+      signalPassFailure();
     });
   }
 };

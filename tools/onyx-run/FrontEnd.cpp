@@ -135,6 +135,23 @@ FailureOr<Prepared> onyx::run::prepare(const Options &options, Context &ctx,
     return failure();
   prepared.inputs = std::move(*inputs);
   prepared.expected = std::move(*expected);
+  if (!options.inputSets.empty() &&
+      (!options.inputs.empty() || !options.expectedOutputs.empty() ||
+       !options.outputs.empty())) {
+    reportError("--input-set cannot be combined with --input, "
+                "--expected-output or --output");
+    return failure();
+  }
+  for (StringRef set : options.inputSets) {
+    SmallVector<StringRef> parts;
+    set.split(parts, ';', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> specs(parts.begin(), parts.end());
+    FailureOr<SmallVector<Tensor>> tensors =
+        readTensorArguments(specs, "input", ctx);
+    if (failed(tensors))
+      return failure();
+    prepared.inputSets.push_back(std::move(*tensors));
+  }
 
   prepared.module = loadModule(options, prepared.inputs, ctx, sourceMgr);
   if (!prepared.module)
@@ -147,9 +164,16 @@ FailureOr<Prepared> onyx::run::prepare(const Options &options, Context &ctx,
   }
   FunctionType type = prepared.main.getFunctionType();
   std::string error;
-  if (failed(checkInputs(type.getInputs(), prepared.inputs, error))) {
+  if (prepared.inputSets.empty() &&
+      failed(checkInputs(type.getInputs(), prepared.inputs, error))) {
     reportError(error);
     return failure();
+  }
+  for (auto [i, set] : llvm::enumerate(prepared.inputSets)) {
+    if (failed(checkInputs(type.getInputs(), set, error))) {
+      reportError("input set " + llvm::Twine(i) + ": " + error);
+      return failure();
+    }
   }
   size_t numResults = type.getResults().size();
   if (!prepared.expected.empty() && prepared.expected.size() != numResults) {

@@ -5,7 +5,9 @@
 // imported with its symbolic dimensions bound and canonicalized, or a .mlir
 // module parsed and verified (and canonicalized too if it is in the onnx
 // dialect and bound for Vulkan), with @main's signature checked against
-// the inputs, expected outputs and output files.
+// the inputs, expected outputs and output files. With --input-set, an ONNX
+// model's symbolic dimensions stay symbolic (unless --bind-dims binds them),
+// so that one lowered model serves every set.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -30,6 +32,8 @@ struct Prepared {
   FuncOp main;
   SmallVector<onnx::Tensor> inputs;
   SmallVector<onnx::Tensor> expected;
+  /// The tensors of each --input-set, in order (then `inputs` is empty).
+  SmallVector<SmallVector<onnx::Tensor>> inputSets;
 };
 
 /// Reads the tensors and the module; errors are reported (through

@@ -20,6 +20,9 @@ struct Options {
   std::string modelPath;
   Backend backend = Backend::Vulkan;
   std::vector<std::string> inputs;
+  /// Each a whole set of inputs, `;`-separated, run in turn by one loaded
+  /// model.
+  std::vector<std::string> inputSets;
   std::vector<std::string> expectedOutputs;
   std::vector<std::string> outputs;
   onnx::Tolerance tolerance;

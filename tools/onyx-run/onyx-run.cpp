@@ -28,6 +28,7 @@
 #include "dialect/gpu/GpuDialect.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/reference/ReferenceBackend.h"
+#include "lowering/Passes.h"
 
 #include "ir/Context.h"
 #include "ir/SourceMgrDiagnostics.h"
@@ -62,6 +63,7 @@ or one per element in row-major order:
 Examples:
   onyx-run model.onnx --input=@x.npy --expected-output=@y.npy --rtol=1e-4
   onyx-run model.onnx --input=@x.npy --check --benchmark=20 --profile
+  onyx-run model.onnx --input-set='1x7x64xf32=0.5' --input-set='1x16x64xf32=0.5'
   onyx-run --list-devices
   onyx-run decoder.onnx --generate=32 --prompt-ids=1,15,27 --backend=ref
 )";
@@ -82,6 +84,12 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("A graph input, in order: @FILE.npy, @FILE.pb or "
                "SHAPExTYPE=VALUES (repeat for each input)"),
       cl::value_desc("tensor"), cl::cat(category));
+  static cl::list<std::string> inputSets(
+      "input-set",
+      cl::desc("All inputs of one run, ';'-separated in the forms of "
+               "--input; repeat to run one loaded model at several shapes "
+               "(compiled once: symbolic dimensions stay symbolic)"),
+      cl::value_desc("tensor;tensor..."), cl::cat(category));
   static cl::list<std::string> expectedOutputs(
       "expected-output",
       cl::desc("The expected value of an output, in order: @FILE.npy, "
@@ -182,6 +190,7 @@ static Options parseCommandLine(int argc, char **argv) {
   options.modelPath = modelPath;
   options.backend = backend;
   options.inputs = inputs;
+  options.inputSets = inputSets;
   options.expectedOutputs = expectedOutputs;
   options.outputs = outputs;
   options.tolerance = {rtol, atol};
@@ -281,11 +290,129 @@ static LogicalResult runOnReference(const Options &options, Context &ctx,
   FailureOr<Prepared> prepared = prepare(options, ctx, sourceMgr);
   if (failed(prepared))
     return failure();
+  for (auto [i, set] : llvm::enumerate(prepared->inputSets)) {
+    llvm::outs() << "input set " << i << ":\n";
+    FailureOr<SmallVector<Tensor>> results = runReference(prepared->main, set);
+    if (failed(results) || failed(emitOutputs(*results, {}, ctx)))
+      return failure();
+  }
+  if (!prepared->inputSets.empty())
+    return success();
   FailureOr<SmallVector<Tensor>> results =
       runReference(prepared->main, prepared->inputs);
   if (failed(results))
     return failure();
   return report(options, *results, prepared->expected, ctx);
+}
+
+/// What compiling and loading created, and the tensors the runtime placed
+/// for the last run's dims.
+static void printRuntimeWork(const runtime::Executable &exe,
+                             unsigned compiled) {
+  const runtime::ExecutableCounters &counters = exe.getCounters();
+  llvm::outs() << fmt::format(
+      "work: {} kernels compiled, {} pipelines created, {} recordings made "
+      "({:.0f} us), {} reused\n",
+      compiled, counters.pipelinesCreated, counters.recordings,
+      counters.recordMicroseconds, counters.recordingHits);
+  const runtime::RecordingStats &stats = exe.getStats();
+  if (stats.runtimeTensorBytes)
+    llvm::outs() << fmt::format("runtime arena: {} bytes for {} bytes of "
+                                "tensors sized by this run's dims\n",
+                                stats.runtimeArenaBytes,
+                                stats.runtimeTensorBytes);
+}
+
+static double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Lowers the model once (symbolic dimensions stay symbolic), loads it once
+/// and runs each input set, reporting compile and load time apart from each
+/// run's, and what each run compiled or created (nothing, after the load).
+static LogicalResult runInputSets(const Options &options, Context &ctx,
+                                  Prepared &prepared,
+                                  const VulkanBackend &backend) {
+  ModuleOp module = *prepared.module;
+  SmallVector<SmallVector<Tensor>> references;
+  bool isGpu = isGpuModule(module);
+  if (options.check && isGpu) {
+    reportError("--check needs an onnx-dialect model to run on the "
+                "reference backend; '" +
+                options.modelPath + "' is a gpu-dialect module");
+    return failure();
+  }
+  for (ArrayRef<Tensor> set : prepared.inputSets) {
+    if (!options.check)
+      break;
+    FailureOr<SmallVector<Tensor>> results = runReference(prepared.main, set);
+    if (failed(results))
+      return failure();
+    references.push_back(std::move(*results));
+  }
+  auto start = std::chrono::steady_clock::now();
+  unsigned compiledBefore = lowering::getNumKernelsCompiled();
+  if (!isGpu && failed(backend.lower(
+                    module, options.printIRAfterAll ? &llvm::errs() : nullptr)))
+    return failure();
+  double compileMs = millisecondsSince(start);
+  unsigned compiled = lowering::getNumKernelsCompiled() - compiledBefore;
+
+  start = std::chrono::steady_clock::now();
+  runtime::LoadOptions loadOptions;
+  loadOptions.profile =
+      options.profile ||
+      (options.benchmarkRuns && backend.getDeviceInfo().hasTimestamps);
+  FailureOr<std::unique_ptr<runtime::Executable>> loaded =
+      runtime::Executable::load(backend.getDevice(), module, loadOptions);
+  if (failed(loaded))
+    return failure();
+  runtime::Executable &exe = **loaded;
+  llvm::outs() << fmt::format(
+      "compile: {:.1f} ms ({} kernels compiled), load: {:.1f} ms ({} "
+      "pipelines created)\n",
+      compileMs, compiled, millisecondsSince(start),
+      exe.getCounters().pipelinesCreated);
+
+  bool passed = true;
+  for (auto [i, set] : llvm::enumerate(prepared.inputSets)) {
+    runtime::ExecutableCounters before = exe.getCounters();
+    compiledBefore = lowering::getNumKernelsCompiled();
+    start = std::chrono::steady_clock::now();
+    FailureOr<SmallVector<Tensor>> results = runExecutable(exe, set);
+    double runMs = millisecondsSince(start);
+    if (failed(results))
+      return failure();
+    const runtime::ExecutableCounters &after = exe.getCounters();
+    std::string recording =
+        after.recordings > before.recordings
+            ? fmt::format("recorded in {:.0f} us", after.lastRecordMicroseconds)
+            : std::string("recording reused");
+    llvm::outs() << fmt::format(
+        "input set {}: run {:.3f} ms ({}), {} kernels compiled, {} pipelines "
+        "created\n",
+        i, runMs, recording, lowering::getNumKernelsCompiled() - compiledBefore,
+        after.pipelinesCreated - before.pipelinesCreated);
+    if (failed(emitOutputs(*results, {}, ctx)))
+      return failure();
+    if (options.check)
+      passed &= succeeded(
+          checkOutputs(*results, references[i], options.tolerance, " vs ref"));
+    if (options.benchmarkRuns) {
+      FailureOr<BenchmarkTimes> times = benchmark(
+          exe, toHostTensors(exe.getFunction(), set), options.benchmarkRuns);
+      if (failed(times))
+        return failure();
+      printBenchmark(*times);
+    }
+    if (options.profile) {
+      printProfile(exe.getProfile());
+      printRuntimeWork(exe, compiled);
+    }
+  }
+  return success(passed);
 }
 
 /// Everything of a Vulkan run up to the validation report: the Executable
@@ -296,8 +423,11 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
   FailureOr<Prepared> prepared = prepare(options, ctx, sourceMgr);
   if (failed(prepared))
     return failure();
+  if (!prepared->inputSets.empty())
+    return runInputSets(options, ctx, *prepared, backend);
   ModuleOp module = *prepared->module;
 
+  unsigned compiled = 0;
   SmallVector<Tensor> reference;
   if (isGpuModule(module)) {
     if (options.check) {
@@ -315,9 +445,11 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
       reference = std::move(*results);
     }
     refineArgumentTypes(prepared->main, prepared->inputs);
+    unsigned compiledBefore = lowering::getNumKernelsCompiled();
     if (failed(backend.lower(module, options.printIRAfterAll ? &llvm::errs()
                                                              : nullptr)))
       return failure();
+    compiled = lowering::getNumKernelsCompiled() - compiledBefore;
   }
 
   runtime::LoadOptions loadOptions;
@@ -350,6 +482,7 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
   if (options.profile) {
     printProfile((*exe)->getProfile());
     printArenaUse(measureArena((*exe)->getFunction()));
+    printRuntimeWork(**exe, compiled);
   }
   return success(passed);
 }

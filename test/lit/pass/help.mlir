@@ -19,7 +19,7 @@
 // CHECK-NEXT:   --gpu-plan-buffers - Place gpu.alloc tensors in one arena by liveness (first fit)
 // CHECK-NEXT:   --lower - Lower onnx to gpu: static shapes, elementwise fusion, kernel generation, buffer planning, shader compilation
 // CHECK-NEXT:   --onnx-fuse-elementwise - {{.+}}
-// CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, as kernels need
+// CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, or a `?` the kernel generator of each op that touches it handles
 // CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
 // CHECK:        --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
 // CHECK-NEXT:       annotate=<value> - Write the count into an attribute (default: false)

@@ -1,0 +1,94 @@
+//===- KernelSizes.cpp - Sizes known at compile time or at run time -------===//
+#include "lowering/KernelSizes.h"
+#include "lowering/Glsl.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+std::string KernelSizes::get(Size size) {
+  if (size.isStatic())
+    return glsl::uintLiteral(size.constant);
+  auto it = llvm::find(values, size.value);
+  unsigned index = it - values.begin();
+  if (it == values.end())
+    values.push_back(size.value);
+  return fmt::format("pc.s{}", index);
+}
+
+std::string KernelSizes::declaration() const {
+  if (values.empty())
+    return {};
+  std::string fields;
+  for (unsigned i = 0; i < values.size(); ++i)
+    fields += fmt::format(" uint s{};", i);
+  return fmt::format("layout(push_constant) uniform Sizes {{{} }} pc;\n",
+                     fields);
+}
+
+void KernelSizes::addTo(KernelSpec &spec,
+                        SmallVectorImpl<OpFoldResult> &push) const {
+  Type u32 = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
+  for (Value value : values) {
+    spec.pushConstantTypes.push_back(u32);
+    push.push_back(value);
+  }
+}
+
+std::string KernelSizes::unflatten(ArrayRef<Size> dims, StringRef flat,
+                                   StringRef prefix) {
+  std::string code;
+  SmallVector<Size> strides = getStrides(ctx, dims);
+  std::string rest = fmt::format("({})", flat.str());
+  for (unsigned d = 0; d < dims.size(); ++d) {
+    std::string name = fmt::format("{}{}", prefix.str(), d);
+    if (dims[d].isStatic() && dims[d].constant == 1) {
+      code += fmt::format("  uint {} = 0u;\n", name);
+      continue;
+    }
+    if (d == 0)
+      code +=
+          fmt::format("  uint {} = {} / {};\n", name, rest, get(strides[d]));
+    else
+      code += fmt::format("  uint {} = ({} / {}) % {};\n", name, rest,
+                          get(strides[d]), get(dims[d]));
+  }
+  return code;
+}
+
+std::string KernelSizes::broadcastIndex(ArrayRef<Size> inputDims,
+                                        unsigned outputRank, StringRef prefix) {
+  SmallVector<Size> strides = getStrides(ctx, inputDims);
+  unsigned offset = outputRank - inputDims.size();
+  std::string expr;
+  for (unsigned d = 0; d < inputDims.size(); ++d) {
+    if (inputDims[d].isStatic() && inputDims[d].constant == 1)
+      continue;
+    Size stride = strides[d];
+    if (!inputDims[d].isStatic())
+      stride = ctx.mul(stride, ctx.broadcastFactor(inputDims[d]));
+    if (!expr.empty())
+      expr += " + ";
+    std::string coord = fmt::format("{}{}", prefix.str(), d + offset);
+    expr += stride.isStatic() && stride.constant == 1
+                ? coord
+                : fmt::format("{} * {}", coord, get(stride));
+  }
+  return expr.empty() ? "0u" : expr;
+}
+
+SmallVector<Size> getStrides(LoweringContext &ctx, ArrayRef<Size> dims) {
+  SmallVector<Size> strides(dims.size(), Size(1));
+  for (int d = int(dims.size()) - 2; d >= 0; --d)
+    strides[d] = ctx.mul(strides[d + 1], dims[d + 1]);
+  return strides;
+}
+
+Size getNumElements(LoweringContext &ctx, ArrayRef<Size> dims) {
+  Size n(1);
+  for (Size d : dims)
+    n = ctx.mul(n, d);
+  return n;
+}
+
+} // namespace onyx::lowering
