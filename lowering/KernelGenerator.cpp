@@ -63,11 +63,21 @@ void LoweringContext::finish() {
         gpu::BufferType::get(getContext(), std::max<uint64_t>(weightsSize, 1)));
 }
 
+/// The index value of `s`, materializing a constant.
+static Value toValue(OpBuilder &builder, Location loc, Size s) {
+  if (!s.isStatic())
+    return s.value;
+  return builder.create<gpu::ConstantOp>(loc, s.constant)->getResult(0);
+}
+
 Value LoweringContext::allocate(RankedTensorType type, ArrayRef<Size> sizes) {
+  // A `?` whose size the lowering knows (its inputs' dims are static, as
+  // where onyx-run gave @main's arguments their inputs' shapes) is a
+  // constant index.
   SmallVector<Value> dynamic;
   for (auto [d, dim] : llvm::enumerate(type.getShape()))
     if (ShapedType::isDynamic(dim))
-      dynamic.push_back(sizes[d].value);
+      dynamic.push_back(toValue(builder, current->getLoc(), sizes[d]));
   Value view = builder
                    .create<gpu::AllocOp>(current->getLoc(),
                                          gpu::ViewType::get(type), dynamic)
@@ -92,13 +102,6 @@ SmallVector<Size> LoweringContext::getDims(Value value) {
 
 void LoweringContext::setDims(Value value, ArrayRef<Size> sizes) {
   dims[value] = SmallVector<Size>(sizes.begin(), sizes.end());
-}
-
-/// The index value of `s`, materializing a constant.
-static Value toValue(OpBuilder &builder, Location loc, Size s) {
-  if (!s.isStatic())
-    return s.value;
-  return builder.create<gpu::ConstantOp>(loc, s.constant)->getResult(0);
 }
 
 Size LoweringContext::mul(Size a, Size b) {

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Dynamic (compiled once) against specialized kernels, shape by shape.
+
+Runs one model at a list of sizes of its symbolic dimension twice:
+  dynamic:      one onyx-run process, one --input-set per size: lowered and
+                loaded once, each size runs on the same kernels;
+  specialized:  one onyx-run process per size with --input (the dims bound
+                to that size, so every kernel bakes the shape in).
+For each size it prints the median latency of --benchmark runs of both (and
+the device span where the device has timestamps), their ratio, the host time
+to switch to the size (host program, tensor placement and command recording,
+in microseconds) and the kernels compiled after the first size (0 expected).
+
+Only the Python standard library and onyx-run are needed, so it runs from
+stripped binaries on a machine with nothing but libvulkan.so.1:
+
+  python3 bench/dynamic_shapes.py bench/dynamic_elementwise.mlir \\
+      --inputs='{n}x1024xf32=0.5;1024xf32=0.25' --sizes=1,7,16,128,512
+  ONYX_RUN=.gpu/bin/onyx-run python3 bench/dynamic_shapes.py MODEL.onnx ...
+
+`--inputs` is the input set of one run with `{n}` for the size.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def run(cmd):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"failed ({result.returncode}): {' '.join(cmd)}\n"
+                 f"{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+MEDIAN = re.compile(r"^benchmark: .* median ([0-9.]+) ms")
+SPAN = re.compile(r"^gpu span: median ([0-9.]+) ms")
+SET = re.compile(r"^input set (\d+): run [0-9.]+ ms \((recorded in ([0-9]+) us|"
+                 r"recording reused)\), (\d+) kernels compiled")
+COMPILE = re.compile(r"^compile: ([0-9.]+) ms \((\d+) kernels compiled\)")
+
+
+def parse_benchmarks(text):
+    """Median latency and span (or None) of each --benchmark in order."""
+    medians, spans = [], []
+    for line in text.splitlines():
+        if m := MEDIAN.match(line):
+            medians.append(float(m.group(1)))
+            spans.append(None)
+        elif (m := SPAN.match(line)) and spans:
+            spans[-1] = float(m.group(1))
+    return medians, spans
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("--inputs", required=True,
+                        help="one run's inputs, ';'-separated, {n} = size")
+    parser.add_argument("--sizes", default="1,7,16,128")
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--extra", default="",
+                        help="more onyx-run flags, e.g. --validate")
+    args = parser.parse_args()
+    onyx_run = os.environ.get("ONYX_RUN", "build/bin/onyx-run")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    extra = args.extra.split()
+
+    dynamic_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra]
+    for n in sizes:
+        dynamic_cmd.append("--input-set=" + args.inputs.format(n=n))
+    text = run(dynamic_cmd)
+    compile_line = next(
+        (COMPILE.match(l) for l in text.splitlines() if COMPILE.match(l)), None)
+    switches = [SET.match(l) for l in text.splitlines() if SET.match(l)]
+    dyn_medians, dyn_spans = parse_benchmarks(text)
+    if len(switches) != len(sizes) or len(dyn_medians) != len(sizes):
+        sys.exit("unexpected onyx-run output:\n" + text)
+
+    print(f"model: {args.model}")
+    if compile_line:
+        print(f"dynamic compile: {compile_line.group(1)} ms, "
+              f"{compile_line.group(2)} kernels compiled once")
+    print("| size | dynamic ms | specialized ms | ratio | dynamic span ms "
+          "| specialized span ms | switch us | kernels compiled |")
+    print("|---|---|---|---|---|---|---|---|")
+    for i, n in enumerate(sizes):
+        spec_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra]
+        spec_cmd += ["--input=" + t for t in args.inputs.format(n=n).split(";")]
+        spec_medians, spec_spans = parse_benchmarks(run(spec_cmd))
+        switch = switches[i]
+        switch_us = switch.group(3) or "reused"
+        ratio = dyn_medians[i] / spec_medians[0] if spec_medians[0] else 0
+        fmt = lambda v: "-" if v is None else f"{v:.3f}"
+        print(f"| {n} | {dyn_medians[i]:.3f} | {spec_medians[0]:.3f} | "
+              f"{ratio:.2f} | {fmt(dyn_spans[i])} | {fmt(spec_spans[0])} | "
+              f"{switch_us} | {switch.group(4)} |")
+
+
+if __name__ == "__main__":
+    main()
