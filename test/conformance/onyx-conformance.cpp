@@ -342,8 +342,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   Options options = parseCommandLine(argc, argv);
   if (!llvm::sys::fs::is_directory(options.root)) {
-    llvm::outs() << "skipped: the test cases of " << options.setName
-                 << " are not at '" << options.root << "'\n";
+    llvm::outs() << "skipped: " << options.root << " not present (the test "
+                 << "cases of " << options.setName << ")\n";
     return kSkipped;
   }
   std::optional<llvm::Regex> filter;

@@ -10,10 +10,10 @@
 // RUN: rm -f %t/empty.onnx && touch %t/empty.onnx
 // RUN: not onyx-opt %t/empty.onnx 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: empty.onnx: error: not a valid ONNX model (empty file)
-// RUN: head -c 100000 %shared/models/mlp.onnx > %t/truncated.onnx
+// RUN: head -c 5000 %models/mlp.onnx > %t/truncated.onnx
 // RUN: not onyx-opt %t/truncated.onnx 2>&1 | FileCheck %s --check-prefix=TRUNCATED
 // TRUNCATED: truncated.onnx: error: not a valid ONNX model (protobuf parse failed)
-// RUN: head -c 20 %shared/models/mlp.onnx > %t/header.onnx
+// RUN: head -c 20 %models/mlp.onnx > %t/header.onnx
 // RUN: not onyx-opt %t/header.onnx 2>&1 | FileCheck %s --check-prefix=HEADER
 // HEADER: header.onnx: error: not a valid ONNX model
 // RUN: not onyx-opt --import-onnx < %t/garbage.onnx 2>&1 | FileCheck %s --check-prefix=STDIN

@@ -3,13 +3,13 @@
 // Vulkan device (lavapipe in CI) with the validation layer, matches
 // PyTorch's outputs at the tolerance of a GPU (rtol 1e-3, atol 1e-4).
 
-// RUN: onyx-run %shared/models/cnn_small.onnx --validate \
-// RUN:   --input=@%shared/models/cnn_small.input_0.npy \
-// RUN:   --expected-output=@%shared/models/cnn_small.output_0.npy --rtol=1e-3 --atol=1e-4 \
+// RUN: onyx-run %models/cnn_small.onnx --validate \
+// RUN:   --input=@%models/cnn_small.input_0.npy \
+// RUN:   --expected-output=@%models/cnn_small.output_0.npy --rtol=1e-3 --atol=1e-4 \
 // RUN:   | FileCheck %s
-// RUN: onyx-run %shared/models/cnn_small.opset17.onnx --validate \
-// RUN:   --input=@%shared/models/cnn_small.input_0.npy \
-// RUN:   --expected-output=@%shared/models/cnn_small.output_0.npy --rtol=1e-3 --atol=1e-4 \
+// RUN: onyx-run %models/cnn_small.opset17.onnx --validate \
+// RUN:   --input=@%models/cnn_small.input_0.npy \
+// RUN:   --expected-output=@%models/cnn_small.output_0.npy --rtol=1e-3 --atol=1e-4 \
 // RUN:   | FileCheck %s
 
 // CHECK: output 0: tensor<1x10xf32> = [

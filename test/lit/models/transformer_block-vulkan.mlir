@@ -4,32 +4,32 @@
 // with the validation layer, matches PyTorch's outputs at the tolerance of
 // a GPU (rtol 1e-3, atol 1e-4).
 
-// RUN: onyx-run %shared/models/transformer_block.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.input_0.npy \
-// RUN:   --expected-output=@%shared/models/transformer_block.output_0.npy \
+// RUN: onyx-run %models/transformer_block.onnx --validate \
+// RUN:   --input=@%models/transformer_block.input_0.npy \
+// RUN:   --expected-output=@%models/transformer_block.output_0.npy \
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=SEQ16
-// RUN: onyx-run %shared/models/transformer_block.opset17.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.input_0.npy \
-// RUN:   --expected-output=@%shared/models/transformer_block.output_0.npy \
+// RUN: onyx-run %models/transformer_block.opset17.onnx --validate \
+// RUN:   --input=@%models/transformer_block.input_0.npy \
+// RUN:   --expected-output=@%models/transformer_block.output_0.npy \
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=SEQ16
-// SEQ16: output 0: tensor<1x16x128xf32> = [
+// SEQ16: output 0: tensor<1x16x16xf32> = [
 // SEQ16: output 0: max abs error {{.*}}: PASS
 
-// RUN: onyx-run %shared/models/transformer_block.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
-// RUN:   --expected-output=@%shared/models/transformer_block.case1.output_0.npy \
+// RUN: onyx-run %models/transformer_block.onnx --validate \
+// RUN:   --input=@%models/transformer_block.case1.input_0.npy \
+// RUN:   --expected-output=@%models/transformer_block.case1.output_0.npy \
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=SEQ7
-// RUN: onyx-run %shared/models/transformer_block.opset17.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
-// RUN:   --expected-output=@%shared/models/transformer_block.case1.output_0.npy \
+// RUN: onyx-run %models/transformer_block.opset17.onnx --validate \
+// RUN:   --input=@%models/transformer_block.case1.input_0.npy \
+// RUN:   --expected-output=@%models/transformer_block.case1.output_0.npy \
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=SEQ7
-// SEQ7: output 0: tensor<1x7x128xf32> = [
+// SEQ7: output 0: tensor<1x7x16xf32> = [
 // SEQ7: output 0: max abs error {{.*}}: PASS
 
 // --check agrees with the reference backend; --profile names the ONNX node
 // of each dispatch and shows what buffer planning saved.
-// RUN: onyx-run %shared/models/transformer_block.opset17.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
+// RUN: onyx-run %models/transformer_block.opset17.onnx --validate \
+// RUN:   --input=@%models/transformer_block.case1.input_0.npy \
 // RUN:   --check --profile --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=PROFILE
 // PROFILE: output 0 vs ref: max abs error {{.*}}: PASS
 // PROFILE: profile: {{[0-9]+}} dispatches, {{[0-9.]+}} us in all
@@ -38,8 +38,8 @@
 
 // The opset-13 export's decomposed LayerNorms run as one kernel each, as
 // the opset-17 export's LayerNormalization ops do.
-// RUN: onyx-run %shared/models/transformer_block.onnx --validate \
-// RUN:   --input=@%shared/models/transformer_block.case1.input_0.npy \
+// RUN: onyx-run %models/transformer_block.onnx --validate \
+// RUN:   --input=@%models/transformer_block.case1.input_0.npy \
 // RUN:   --profile | FileCheck %s --check-prefix=PROFILE13
 // PROFILE13-NOT: @reduce_mean
 // PROFILE13: @layer_norm {{.*}}% /ln_1/Add_1
