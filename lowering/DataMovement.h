@@ -105,6 +105,8 @@ unsigned getMaxBatch(LoweringContext &ctx, unsigned other);
 // Generators of the family's other files, rows of its one table.
 LogicalResult lowerGather(Operation *op, LoweringContext &ctx);
 LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx);
+LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx);
+LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx);
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx);
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx);

@@ -1,4 +1,4 @@
-//===- IndexingKernels.cpp - Gather and ScatterND -------------------------===//
+//===- IndexingKernels.cpp - Gather, ScatterND and their Elements forms ---===//
 //
 // Gather copies one run of `inner` elements per index and outer position;
 // ScatterND copies the data, then writes the updates over the copy in a
@@ -41,6 +41,42 @@ RankedTensorType checkIndices(LoweringContext &ctx, Value indices,
     return {};
   }
   return type;
+}
+
+/// The GLSL expression a scatter's `reduction` (not "none") writes, of the
+/// old value `a` and the update `b` in the computation type; as the
+/// reference's, on i1 add and max are `or`, mul and min `and`.
+std::string combineExpression(Type elementType, StringRef reduction) {
+  if (elementType.isInteger(1))
+    return reduction == "add" || reduction == "max" ? "a || b" : "a && b";
+  if (reduction == "add")
+    return "a + b";
+  if (reduction == "mul")
+    return "a * b";
+  if (reduction == "max")
+    return "a < b ? b : a";
+  return "b < a ? b : a";
+}
+
+/// Statements declaring `int k` (element `at` of `indices`, normalized for a
+/// dimension of `dim`) and `bool valid`, whether it is in range.
+std::string readAxisIndex(Type indexType, StringRef at, int64_t dim) {
+  std::string d = std::to_string(dim);
+  return readIndex(indexType, "indices", at, "k") + "if (k < 0) k += " + d +
+         ";\nbool valid = kFits && k >= 0 && k < " + d + ";\n";
+}
+
+/// `c0 * s0 + ...` over `strides`, with `axisTerm` for dimension `axis`;
+/// `c<d>` are the coordinates.
+std::string offsetExpression(ArrayRef<int64_t> strides, int64_t axis,
+                             StringRef axisTerm) {
+  std::string expr = "0u";
+  for (size_t d = 0; d < strides.size(); ++d) {
+    std::string term =
+        int64_t(d) == axis ? axisTerm.str() : fmt::format("c{}", d);
+    expr += fmt::format(" + {} * {}", term, uintLiteral(strides[d]));
+  }
+  return expr;
 }
 
 } // namespace
@@ -193,17 +229,7 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
             "y.d[offset + e] = u.d[i];\n"
             "}\n";
   } else {
-    std::string combined;
-    if (elementType.isInteger(1))
-      combined = reduction == "add" || reduction == "max" ? "a || b" : "a && b";
-    else if (reduction == "add")
-      combined = "a + b";
-    else if (reduction == "mul")
-      combined = "a * b";
-    else if (reduction == "max")
-      combined = "a < b ? b : a";
-    else
-      combined = "b < a ? b : a";
+    std::string combined = combineExpression(elementType, reduction);
     std::string c = glsl::computeType(elementType);
     invocations = uint64_t(slice);
     spec.name = "scatter_nd_" + reduction.str();
@@ -228,6 +254,164 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   spec.glsl = std::move(code);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
                {glsl::ceilDiv(invocations, spec.workgroupSize[0]), 1, 1},
+               {out, indices, updates});
+  return success();
+}
+
+} // namespace onyx::lowering::datamovement
+
+namespace onyx::lowering::datamovement {
+
+/// One invocation per output element: its coordinates are those of its
+/// index, which replaces the one along `axis` to find the element of data.
+LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
+  RankedTensorType dataType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType indexType =
+      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+  RankedTensorType outType =
+      indexType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
+  if (!outType)
+    return failure();
+  ArrayRef<int64_t> shape = dataType.getShape();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis < 0)
+    axis += dataType.getRank();
+  int64_t total = outType.getNumElements();
+  if (total != 0 && shape[axis] == 0)
+    return ctx.emitError() << "gathers from an empty dimension";
+  Value out = ctx.allocate(outType);
+  ctx.setResult(op->getResult(0), out);
+  if (total == 0)
+    return success();
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  if (!indices)
+    return failure();
+  unsigned byteSize = getByteSize(dataType.getElementType());
+  KernelSpec spec;
+  spec.name = "gather_elements";
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  spec.glsl = glsl::header(spec.workgroupSize) +
+              bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
+              indexBuffer(1, indexType.getElementType(), "indices") +
+              bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
+              "void main() {\n"
+              "uint i = gl_GlobalInvocationID.x;\n"
+              "if (i >= " +
+              uintLiteral(total) + ") return;\n" +
+              coordinates(outType.getShape(), "i", "c") +
+              readAxisIndex(indexType.getElementType(), "i", shape[axis]) +
+              "if (valid)\n"
+              "y.d[i] = x.d[" +
+              offsetExpression(onnx::getStrides(shape), axis, "uint(k)") +
+              "];\n"
+              "else\n"
+              "y.d[i] = " +
+              bitsZero(byteSize) +
+              ";\n"
+              "}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {glsl::ceilDiv(uint64_t(total), spec.workgroupSize[0]), 1, 1},
+               {data, indices, out});
+  return success();
+}
+
+/// The data is copied, then one invocation per line of indices along
+/// `axis` applies that line's updates in order. Two updates write the same
+/// element only if they are on the same line, so the same invocation writes
+/// both, in the reference's order: repeated indices give the last update
+/// (no reduction) or combine in order, without races.
+LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
+  RankedTensorType dataType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+  RankedTensorType indexType =
+      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+  RankedTensorType updateType =
+      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'")
+                : nullptr;
+  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result"))
+    return failure();
+  Type elementType = dataType.getElementType();
+  onnx::OpAttrs attrs(op);
+  StringRef reduction = attrs.getString("reduction");
+  ArrayRef<int64_t> shape = dataType.getShape();
+  ArrayRef<int64_t> indexShape = indexType.getShape();
+  int64_t axis = attrs.getInt("axis");
+  if (axis < 0)
+    axis += dataType.getRank();
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
+  if (!updates)
+    return failure();
+  Value out = ctx.allocate(dataType);
+  ctx.setResult(op->getResult(0), out);
+  unsigned byteSize = getByteSize(elementType);
+  dispatchCopies(
+      ctx, "copy", {gatherPiece(shape, 0, 0, onnx::getStrides(shape), 1)},
+      byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
+  int64_t count = indexType.getNumElements();
+  if (count == 0)
+    return success();
+  if (dataType.getNumElements() == 0)
+    return ctx.emitError() << "scatters into an empty tensor";
+
+  int64_t length = indexShape[axis];
+  int64_t lines = count / length;
+  SmallVector<int64_t> lineShape(indexShape);
+  lineShape[axis] = 1;
+  SmallVector<int64_t> indexStrides = onnx::getStrides(indexShape);
+  std::string at =
+      fmt::format("({}) + j * {}", offsetExpression(indexStrides, axis, "0u"),
+                  uintLiteral(indexStrides[axis]));
+  std::string target =
+      offsetExpression(onnx::getStrides(shape), axis, "uint(k)");
+  bool bits = reduction == "none";
+  KernelSpec spec;
+  spec.name = bits ? "scatter_elements" : "scatter_elements_" + reduction.str();
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::ReadWrite, gpu::Access::Read,
+                   gpu::Access::Read};
+  std::string code = glsl::header(spec.workgroupSize);
+  std::string write;
+  if (bits) {
+    code += bitsBuffer(0, gpu::Access::ReadWrite, byteSize, "y") +
+            indexBuffer(1, indexType.getElementType(), "indices") +
+            bitsBuffer(2, gpu::Access::Read, byteSize, "u");
+    write = "y.d[target] = u.d[at];\n";
+  } else {
+    std::string c = glsl::computeType(elementType);
+    code += glsl::buffer(0, gpu::Access::ReadWrite, elementType, "y") +
+            indexBuffer(1, indexType.getElementType(), "indices") +
+            glsl::buffer(2, gpu::Access::Read, elementType, "u");
+    write = fmt::format(
+        "{0} a = {1};\n{0} b = {2};\n{3}\n", c,
+        glsl::load(elementType, "y", "target"),
+        glsl::load(elementType, "u", "at"),
+        glsl::store(
+            elementType, "y", "target",
+            fmt::format("({})", combineExpression(elementType, reduction))));
+  }
+  code +=
+      fmt::format("void main() {{\n"
+                  "uint line = gl_GlobalInvocationID.x;\n"
+                  "if (line >= {}) return;\n"
+                  "{}"
+                  "for (uint j = 0u; j < {}; ++j) {{\n"
+                  "uint at = {};\n"
+                  "{}"
+                  "if (!valid) continue;\n"
+                  "uint target = {};\n"
+                  "{}}}\n}}\n",
+                  uintLiteral(lines), coordinates(lineShape, "line", "c"),
+                  uintLiteral(length), at,
+                  readAxisIndex(indexType.getElementType(), "at", shape[axis]),
+                  target, write);
+  spec.glsl = std::move(code);
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {glsl::ceilDiv(uint64_t(lines), spec.workgroupSize[0]), 1, 1},
                {out, indices, updates});
   return success();
 }

@@ -1,10 +1,11 @@
-//===- Indexing.cpp - onnx.Gather and onnx.ScatterND ----------------------===//
+//===- Indexing.cpp - Gather, ScatterND, GatherElements, ScatterElements --===//
 //
 // Gather picks entries of `data` along `axis` by (possibly negative)
 // indices; ScatterND writes slices of `updates` into a copy of `data` at the
 // index tuples in the last dimension of `indices`, replacing or combining
-// (add, mul, max, min) as `reduction` says. Indices out of range are
-// reported by the evaluator, never read.
+// (add, mul, max, min) as `reduction` says. GatherElements and
+// ScatterElements do the same per element, with indices of data's rank.
+// Indices out of range are reported by the evaluator, never read.
 //
 // Gather of the Shape of a tensor whose picked dimensions are static folds
 // to a constant even when other dimensions are dynamic.
@@ -159,6 +160,20 @@ LogicalResult inferScatterND(InferState &s) {
   return success();
 }
 
+/// What a scatter writes where `old` is and `update` comes, as `reduction`
+/// says; C is the computation type.
+template <typename C> C combine(StringRef reduction, C old, C update) {
+  if (reduction == "add")
+    return C(old + update);
+  if (reduction == "mul")
+    return C(old * update);
+  if (reduction == "max")
+    return old < update ? update : old;
+  if (reduction == "min")
+    return update < old ? update : old;
+  return update;
+}
+
 LogicalResult evalScatterND(EvalState &s) {
   const Tensor &data = s.input(0);
   ArrayRef<int64_t> shape = data.getShape();
@@ -186,20 +201,154 @@ LogicalResult evalScatterND(EvalState &s) {
                  << " is out of range for a dimension of size " << shape[j];
         offset += (index < 0 ? index + shape[j] : index) * strides[j];
       }
-      for (int64_t i = 0; i < slice; ++i) {
-        C old = C(o[offset + i]), update = C(u[t * slice + i]);
-        C v = update;
-        if (reduction == "add")
-          v = C(old + update);
-        else if (reduction == "mul")
-          v = C(old * update);
-        else if (reduction == "max")
-          v = old < update ? update : old;
-        else if (reduction == "min")
-          v = update < old ? update : old;
-        o[offset + i] = fromCompute<T>(v);
-      }
+      for (int64_t i = 0; i < slice; ++i)
+        o[offset + i] = fromCompute<T>(
+            combine(reduction, C(o[offset + i]), C(u[t * slice + i])));
     }
+    s.addOutput(std::move(out));
+    return success();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// GatherElements and ScatterElements
+//===----------------------------------------------------------------------===//
+
+// Both index `data` along `axis` with a tensor of indices of data's rank:
+// element c of `indices` names the position along `axis` of the element
+// at c with that coordinate replaced. Indices may be smaller than data in
+// every dimension (ONNX Runtime's rule; the spec leaves it open).
+
+const ValueSpec gatherElementsOperands[] = {{"data"}, {"indices"}};
+const AttrSpec elementsAxisAttrs[] = {intAttr("axis", 0)};
+const ValueSpec scatterElementsOperands[] = {
+    {"data"}, {"indices"}, {"updates"}};
+const AttrSpec scatterElementsAttrs[] = {
+    intAttr("axis", 0), stringAttr("reduction", "none", reductions)};
+
+/// Checks `indices` (operand 1) against `data` (operand 0) and normalizes
+/// `axis`.
+LogicalResult checkElementIndices(InferState &s, int64_t &axis) {
+  if (failed(checkIndices(s, 1)))
+    return failure();
+  int64_t rank = s.getRank(0);
+  if (rank == 0)
+    return s.emitOperandError(0) << "must have rank 1 or more";
+  if (s.getRank(1) != rank)
+    return s.emitOperandError(1) << "of type " << s.getType(1)
+                                 << " must have the rank of " << s.getType(0);
+  axis = s.getAttrs().getInt("axis");
+  if (failed(s.normalizeAxis(axis, rank, "axis")))
+    return failure();
+  ArrayRef<int64_t> data = s.getShape(0), indices = s.getShape(1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && !ShapedType::isDynamic(data[d]) &&
+        !ShapedType::isDynamic(indices[d]) && indices[d] > data[d])
+      return s.emitOperandError(1)
+             << "of type " << s.getType(1) << " is larger than " << s.getType(0)
+             << " in dimension " << d;
+  return success();
+}
+
+LogicalResult inferGatherElements(InferState &s) {
+  int64_t axis;
+  if (failed(checkElementIndices(s, axis)))
+    return failure();
+  s.addResult(s.getShape(1), s.getElementType(0));
+  return success();
+}
+
+/// Calls f(i, offset) for every element i of `indices` (row-major), with
+/// the offset in `data` of the element it selects; fails on an index out of
+/// range.
+template <typename F>
+LogicalResult forEachElementIndex(EvalState &s, const Tensor &data,
+                                  const Tensor &indices, int64_t axis, F f) {
+  ArrayRef<int64_t> shape = data.getShape();
+  ArrayRef<int64_t> indexShape = indices.getShape();
+  SmallVector<int64_t> strides = getStrides(shape);
+  SmallVector<int64_t> values = indices.toInts();
+  SmallVector<int64_t> c(indexShape.size(), 0);
+  int64_t dim = shape[axis];
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t index = values[i];
+    if (index < -dim || index >= dim)
+      return s.emitError() << "index " << index
+                           << " is out of range for a dimension of size "
+                           << dim;
+    if (index < 0)
+      index += dim;
+    int64_t offset = 0;
+    for (size_t d = 0; d < c.size(); ++d)
+      offset += (int64_t(d) == axis ? index : c[d]) * strides[d];
+    f(i, offset);
+    for (int64_t d = int64_t(c.size()) - 1; d >= 0; --d) {
+      if (++c[d] < indexShape[d])
+        break;
+      c[d] = 0;
+    }
+  }
+  return success();
+}
+
+int64_t getElementsAxis(EvalState &s, const Tensor &data) {
+  int64_t axis = s.getAttrs().getInt("axis");
+  return axis < 0 ? axis + data.getRank() : axis;
+}
+
+LogicalResult evalGatherElements(EvalState &s) {
+  const Tensor &data = s.input(0);
+  const Tensor &indices = s.input(1);
+  Tensor out(data.getElementType(), indices.getShape());
+  size_t size = getByteSize(data.getElementType());
+  const char *src = data.getBytes().data();
+  char *dst = out.getMutableBytes().data();
+  if (failed(forEachElementIndex(s, data, indices, getElementsAxis(s, data),
+                                 [&](int64_t i, int64_t offset) {
+                                   std::memcpy(dst + i * size,
+                                               src + offset * size, size);
+                                 })))
+    return failure();
+  s.addOutput(std::move(out));
+  return success();
+}
+
+LogicalResult inferScatterElements(InferState &s) {
+  int64_t axis;
+  if (failed(checkElementIndices(s, axis)) ||
+      failed(s.checkSameElementType(0, 2)))
+    return failure();
+  ArrayRef<int64_t> indices = s.getShape(1), updates = s.getShape(2);
+  bool matches = indices.size() == updates.size();
+  for (size_t d = 0; matches && d < indices.size(); ++d)
+    matches = indices[d] == updates[d] || ShapedType::isDynamic(indices[d]) ||
+              ShapedType::isDynamic(updates[d]);
+  if (!matches)
+    return s.emitOperandError(2) << "of type " << s.getType(2)
+                                 << " must have the shape of " << s.getType(1);
+  s.addResult(s.getType(0));
+  return success();
+}
+
+/// Updates apply in the order of `indices`, so that with repeated indices
+/// the last one wins (no reduction) or all combine in that order.
+LogicalResult evalScatterElements(EvalState &s) {
+  const Tensor &data = s.input(0);
+  Tensor out = data;
+  Tensor updates = s.input(2);
+  StringRef reduction = s.getAttrs().getString("reduction");
+  return dispatchType(data.getElementType(), [&](auto tag) -> LogicalResult {
+    using T = decltype(tag);
+    using C = ComputeType<T>;
+    MutableArrayRef<T> o = out.getMutableValues<T>();
+    ArrayRef<T> u = updates.getValues<T>();
+    if (failed(forEachElementIndex(
+            s, data, s.input(1), getElementsAxis(s, data),
+            [&](int64_t i, int64_t offset) {
+              o[offset] =
+                  fromCompute<T>(combine(reduction, C(o[offset]), C(u[i])));
+            })))
+      return failure();
     s.addOutput(std::move(out));
     return success();
   });
@@ -214,6 +363,14 @@ const OpDef indexingDefs[] = {
       OpTrait::Pure},
      inferScatterND,
      evalScatterND},
+    {{"onnx.GatherElements", gatherElementsOperands, gatherResults,
+      elementsAxisAttrs, OpTrait::Pure},
+     inferGatherElements,
+     evalGatherElements},
+    {{"onnx.ScatterElements", scatterElementsOperands, scatterResults,
+      scatterElementsAttrs, OpTrait::Pure},
+     inferScatterElements,
+     evalScatterElements},
 };
 
 } // namespace
