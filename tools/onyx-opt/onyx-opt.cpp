@@ -13,13 +13,13 @@
 #include "dialect/gpu/GpuDialect.h"
 #include "dialect/gpu/Target.h"
 #include "dialect/onnx/OnnxDialect.h"
-#include "lowering/Passes.h"
 #include "dialect/onnx/import/Importer.h"
 #include "ir/AsmPrinter.h"
 #include "ir/Context.h"
 #include "ir/Parser.h"
 #include "ir/SourceMgrDiagnostics.h"
 #include "ir/Verifier.h"
+#include "lowering/Passes.h"
 #include "rewrite/PassManagerOptions.h"
 #include "rewrite/Passes.h"
 #include "test/dialect/TestDialect.h"
@@ -52,6 +52,8 @@ struct Options {
   bool verifyDiagnostics = false;
   bool verifyEach = true;
   bool importOnnx = false;
+  /// `--list-unsupported`: report the model's unsupported ops instead.
+  bool listUnsupported = false;
   onnx::ImportOptions importOptions;
   /// `--target=`: recorded on the module as gpu.target before passes run.
   std::string target;
@@ -112,6 +114,12 @@ static Options parseCommandLine(int argc, char **argv) {
       "import-onnx",
       cl::desc("Read the input as an ONNX model (the default for .onnx files)"),
       cl::cat(category));
+  static cl::opt<bool> listUnsupported(
+      "list-unsupported",
+      cl::desc("Read the input as an ONNX model and list the ONNX operators "
+               "onyx does not support, with their nodes (subgraphs "
+               "included), instead of importing it; exits with 0 either way"),
+      cl::cat(category));
   static cl::opt<std::string> bindDims(
       "bind-dims",
       cl::desc("Sizes of the symbolic dimensions of an ONNX model"),
@@ -139,6 +147,7 @@ static Options parseCommandLine(int argc, char **argv) {
   options.verifyEach = verifyEach;
   options.importOnnx =
       importOnnx || llvm::sys::path::extension(inputFilename) == ".onnx";
+  options.listUnsupported = listUnsupported;
   std::string error;
   if (failed(onnx::parseDimBindings(bindDims, options.importOptions.dimBindings,
                                     error))) {
@@ -150,8 +159,7 @@ static Options parseCommandLine(int argc, char **argv) {
   if (!options.target.empty()) {
     Context ctx;
     if (failed(gpu::TargetDesc::parse(options.target, &ctx, error))) {
-      llvm::errs() << argv[0] << ": for the --target option: " << error
-                   << '\n';
+      llvm::errs() << argv[0] << ": for the --target option: " << error << '\n';
       std::exit(1);
     }
   }
@@ -187,6 +195,16 @@ static OwningOpRef<ModuleOp> readModule(const llvm::SourceMgr &sourceMgr,
 /// `ctx`.
 static LogicalResult runActions(const llvm::SourceMgr &sourceMgr, Context &ctx,
                                 llvm::raw_ostream &os, const Options &options) {
+  if (options.listUnsupported) {
+    const llvm::MemoryBuffer *buffer =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    FailureOr<std::vector<onnx::UnsupportedOp>> ops = onnx::findUnsupportedOps(
+        buffer->getBuffer(), buffer->getBufferIdentifier(), &ctx);
+    if (failed(ops))
+      return failure();
+    onnx::printUnsupportedOps(*ops, buffer->getBufferIdentifier(), os);
+    return success();
+  }
   OwningOpRef<ModuleOp> module = readModule(sourceMgr, ctx, options);
   if (!module)
     return failure();

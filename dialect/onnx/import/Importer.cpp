@@ -15,6 +15,7 @@
 #include "dialect/onnx/import/OpsetMapping.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -72,28 +73,113 @@ static FailureOr<int64_t> getOpset(const pb::ModelProto &model, Location loc) {
   return emitError(loc) << "the model imports no ai.onnx opset";
 }
 
-/// One error that lists every op type the importer does not support, with
-/// the number of nodes of each.
-static LogicalResult checkSupportedOps(const pb::GraphProto &graph,
-                                       Location loc) {
-  std::map<std::string, unsigned> unsupported;
-  for (const pb::NodeProto &node : graph.node()) {
+/// The name of `node` in reports: its own, or its first output's, or its
+/// position in the graph.
+static std::string getNodeName(const pb::NodeProto &node, int index) {
+  if (!node.name().empty())
+    return node.name();
+  if (node.output_size() > 0 && !node.output(0).empty())
+    return node.output(0);
+  return llvm::formatv("#{0}", index).str();
+}
+
+/// Adds the unsupported nodes of `graph` and of the subgraphs in its nodes'
+/// attributes (If's branches, Loop's and Scan's bodies) to `ops`; `prefix`
+/// is the path of the subgraph (`if_node/then_branch/`).
+static void
+collectUnsupportedOps(const pb::GraphProto &graph, const std::string &prefix,
+                      std::map<std::string, std::vector<std::string>> &ops) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const pb::NodeProto &node = graph.node(i);
+    std::string path = prefix + getNodeName(node, i);
     const std::string &domain = node.domain();
     bool isOnnx = domain.empty() || domain == "ai.onnx";
-    if (isOnnx && isSupportedOp(node.op_type()))
-      continue;
-    ++unsupported[isOnnx ? node.op_type() : domain + "." + node.op_type()];
+    if (!isOnnx || !isSupportedOp(node.op_type()))
+      ops[isOnnx ? node.op_type() : domain + "." + node.op_type()].push_back(
+          path);
+    for (const pb::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectUnsupportedOps(
+            attr.g(), llvm::formatv("{0}/{1}/", path, attr.name()).str(), ops);
+      for (int g = 0; g < attr.graphs_size(); ++g)
+        collectUnsupportedOps(
+            attr.graphs(g),
+            llvm::formatv("{0}/{1}[{2}]/", path, attr.name(), g).str(), ops);
+    }
   }
+}
+
+static std::vector<UnsupportedOp>
+findUnsupportedOps(const pb::GraphProto &graph) {
+  std::map<std::string, std::vector<std::string>> ops;
+  collectUnsupportedOps(graph, "", ops);
+  std::vector<UnsupportedOp> result;
+  for (auto &[type, nodes] : ops)
+    result.push_back({type, std::move(nodes)});
+  return result;
+}
+
+/// The most node names the import error lists per op type.
+static constexpr size_t kMaxNamesInError = 8;
+
+/// One error that lists every op type the importer does not support, with
+/// the number of nodes of each and their names, subgraphs included.
+static LogicalResult checkSupportedOps(const pb::GraphProto &graph,
+                                       Location loc) {
+  std::vector<UnsupportedOp> unsupported = findUnsupportedOps(graph);
   if (unsupported.empty())
     return success();
   InFlightDiagnostic diag = emitError(loc) << "unsupported ONNX operators: ";
+  bool truncated = false;
   llvm::interleave(
       unsupported,
-      [&](const auto &entry) {
-        diag << entry.first << " (" << entry.second << ")";
+      [&](const UnsupportedOp &op) {
+        diag << op.opType << " (" << uint64_t(op.nodes.size()) << ": ";
+        size_t shown = std::min(op.nodes.size(), kMaxNamesInError);
+        for (size_t i = 0; i < shown; ++i)
+          diag << (i ? ", " : "") << "'" << op.nodes[i] << "'";
+        if (shown < op.nodes.size()) {
+          diag << ", " << uint64_t(op.nodes.size() - shown) << " more";
+          truncated = true;
+        }
+        diag << ")";
       },
       [&] { diag << ", "; });
+  if (truncated)
+    diag << " (onyx-opt --list-unsupported lists every node)";
   return diag;
+}
+
+FailureOr<std::vector<UnsupportedOp>>
+findUnsupportedOps(StringRef bytes, StringRef bufferName, Context *ctx) {
+  Location fileLoc = FileLineColLoc::get(ctx, bufferName, 0, 0);
+  try {
+    pb::ModelProto model;
+    if (failed(parseModel(bytes, model, fileLoc)))
+      return failure();
+    return findUnsupportedOps(model.graph());
+  } catch (const std::exception &e) {
+    return emitError(fileLoc) << "cannot read the model: " << e.what();
+  }
+}
+
+void printUnsupportedOps(ArrayRef<UnsupportedOp> ops, StringRef modelName,
+                         llvm::raw_ostream &os) {
+  if (ops.empty()) {
+    os << modelName << ": every ONNX operator is supported\n";
+    return;
+  }
+  size_t nodes = 0;
+  for (const UnsupportedOp &op : ops)
+    nodes += op.nodes.size();
+  os << modelName << ": " << ops.size() << " unsupported ONNX operator"
+     << (ops.size() == 1 ? "" : "s") << " in " << nodes << " node"
+     << (nodes == 1 ? "" : "s") << "\n";
+  for (const UnsupportedOp &op : ops) {
+    os << "  " << op.opType << " (" << op.nodes.size() << "): ";
+    llvm::interleaveComma(op.nodes, os);
+    os << "\n";
+  }
 }
 
 static OwningOpRef<ModuleOp> importModel(StringRef bytes, Location fileLoc,

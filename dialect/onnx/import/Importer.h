@@ -18,6 +18,9 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <string>
+#include <vector>
+
 namespace onyx::onnx {
 
 struct ImportOptions {
@@ -51,6 +54,27 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, Context *ctx,
 OwningOpRef<ModuleOp> importOnnxBuffer(StringRef bytes, StringRef bufferName,
                                        StringRef baseDir, Context *ctx,
                                        const ImportOptions &options = {});
+
+/// An op type that the importer does not support, with the nodes that use
+/// it: their names (a node without one is named after its first output),
+/// as paths through the subgraphs of If, Loop and Scan nodes for nodes
+/// inside them (`cond/then_branch/lstm`).
+struct UnsupportedOp {
+  /// `LSTM`, or `domain.Op` outside the ai.onnx domain.
+  std::string opType;
+  std::vector<std::string> nodes;
+};
+
+/// Every op type of the model in `bytes` that the importer does not
+/// support, subgraphs included, sorted by type; fails (reporting at
+/// `bufferName`) only if the model cannot be read. An import that meets any
+/// of them stops with one error listing them all.
+FailureOr<std::vector<UnsupportedOp>>
+findUnsupportedOps(StringRef bytes, StringRef bufferName, Context *ctx);
+/// Prints `ops` as `onyx-opt --list-unsupported` does: a summary line
+/// naming `modelName`, then one line per op type with all its nodes.
+void printUnsupportedOps(ArrayRef<UnsupportedOp> ops, StringRef modelName,
+                         llvm::raw_ostream &os);
 
 /// Reads a serialized TensorProto (an ONNX test's input_0.pb); errors are
 /// reported at a location naming `path`.

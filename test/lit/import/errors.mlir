@@ -53,9 +53,10 @@
 // RUN: not onyx-opt %t/attribute.onnx 2>&1 | FileCheck %s --check-prefix=ATTRIBUTE
 
 //--- unsupported.textproto
-# One error lists every op type that onyx does not support, with counts;
-# ops of other domains carry their domain.
-# UNKNOWN-OPS: unsupported.onnx: error: unsupported ONNX operators: NonMaxSuppression (2), TopK (1), com.microsoft.FusedMatMul (1)
+# One error lists every op type that onyx does not support, with counts and
+# node names (a node without a name is named after its first output); ops
+# of other domains carry their domain. (unsupported.mlir has subgraphs.)
+# UNKNOWN-OPS: unsupported.onnx: error: unsupported ONNX operators: Det (1: 'det'), NonMaxSuppression (2: 'a', 'b'), com.microsoft.FusedMatMul (1: 'm')
 # UNKNOWN-OPS-NOT: error
 ir_version: 8
 opset_import { domain: "" version: 13 }
@@ -65,7 +66,7 @@ graph {
   node { op_type: "NonMaxSuppression" input: "boxes" input: "scores" output: "a" }
   node { op_type: "Relu" input: "scores" output: "r" }
   node { op_type: "NonMaxSuppression" input: "boxes" input: "scores" output: "b" }
-  node { op_type: "TopK" input: "scores" input: "k" output: "values" output: "indices" }
+  node { name: "det" op_type: "Det" input: "scores" output: "d" }
   node { op_type: "FusedMatMul" domain: "com.microsoft" input: "r" input: "r" output: "m" }
   input { name: "boxes" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 4 } dim { dim_value: 4 } } } } }
   input { name: "scores" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 1 } dim { dim_value: 4 } } } } }
