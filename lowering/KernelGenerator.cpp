@@ -237,7 +237,8 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
   for (ArrayRef<KernelGenerator> family :
        {getElementwiseGenerators(), getMatMulGenerators(), getConvGenerators(),
         getReductionGenerators(), getNormalizationGenerators(),
-        getPoolGenerators(), getDataMovementGenerators()})
+        getRotaryGenerators(), getPoolGenerators(),
+        getDataMovementGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

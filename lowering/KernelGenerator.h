@@ -179,6 +179,7 @@ ArrayRef<KernelGenerator> getMatMulGenerators();
 ArrayRef<KernelGenerator> getConvGenerators();
 ArrayRef<KernelGenerator> getReductionGenerators();
 ArrayRef<KernelGenerator> getNormalizationGenerators();
+ArrayRef<KernelGenerator> getRotaryGenerators();
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 

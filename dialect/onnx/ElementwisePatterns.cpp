@@ -118,6 +118,7 @@ static LogicalResult cancelNegations(Operation *op, PatternRewriter &rewriter) {
 void addAddPatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, "onnx.Add", moveConstantRight, "constant-to-right");
   addLayerNormPattern(patterns, "onnx.Add");
+  addRotaryPattern(patterns, "onnx.Add");
 }
 
 void addMulPatterns(PatternSet &patterns, Context *ctx) {

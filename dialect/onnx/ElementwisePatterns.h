@@ -49,8 +49,9 @@ template <OpNameLiteral Name>
 void addCommutativePatterns(PatternSet &patterns, Context *) {
   addPattern(patterns, Name.value, moveConstantRight, "constant-to-right");
 }
-/// Constants to the right, and onnx.LayerNormalization formed from its
-/// decomposed subgraph when it ends in this Add.
+/// Constants to the right, and onnx.LayerNormalization and
+/// onnx.RotaryEmbedding formed from the decomposed subgraphs ending in
+/// this Add.
 void addAddPatterns(PatternSet &patterns, Context *ctx);
 /// Also forms onnx.Gelu, onnx.LayerNormalization and onnx.RMSNormalization
 /// from the decomposed subgraphs PyTorch exports.
@@ -70,6 +71,10 @@ void addLayerNormPattern(PatternSet &patterns, StringRef rootName);
 /// The RMSNormalization pattern (RMSNormPattern.cpp) rooted on `rootName`:
 /// onnx.Mul (x * rsqrt, or that times a scale) or onnx.Div (x / rms).
 void addRMSNormPattern(PatternSet &patterns, StringRef rootName);
+
+/// The RotaryEmbedding pattern (Rotary.cpp) rooted on `rootName`, the Add
+/// of x * cos and rotate_half(x) * sin.
+void addRotaryPattern(PatternSet &patterns, StringRef rootName);
 
 /// Helpers of the normalization patterns.
 /// The op defining `value` if it is `name` and `value` has no other use.

@@ -23,6 +23,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendConvOps(result);
     appendPoolOps(result);
     appendNormalizationOps(result);
+    appendRotaryOps(result);
     appendSoftmaxOps(result);
     appendReductionOps(result);
     appendReshapeOps(result);

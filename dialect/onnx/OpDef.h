@@ -148,6 +148,7 @@ void appendMatMulOps(std::vector<const OpDef *> &defs);
 void appendConvOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);
 void appendNormalizationOps(std::vector<const OpDef *> &defs);
+void appendRotaryOps(std::vector<const OpDef *> &defs);
 void appendSoftmaxOps(std::vector<const OpDef *> &defs);
 void appendReductionOps(std::vector<const OpDef *> &defs);
 void appendReshapeOps(std::vector<const OpDef *> &defs);

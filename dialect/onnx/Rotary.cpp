@@ -1,0 +1,307 @@
+//===- Rotary.cpp - RotaryEmbedding ---------------------------------------===//
+//
+// RotaryEmbedding (opset 23) rotates pairs of each head's first
+// rotary_embedding_dim (rd, default all) elements by per-position angles:
+// X is [batch, heads, seq, head_size], or [batch, seq, heads * head_size]
+// with num_heads; cos_cache and sin_cache hold cos and sin of the angles,
+// [batch, seq, rd / 2], or [max_position, rd / 2] indexed by position_ids
+// [batch, seq]. Pair i is (x[i], x[i + rd/2]) (rotate-half form), or
+// (x[2i], x[2i + 1]) when interleaved; each becomes
+// (a cos - b sin, b cos + a sin). Elements past rd are copied.
+//
+// PyTorch exports the rotate-half form of Llama and its kin as
+//   y = x * cos + Concat(-x[..., h:], x[..., :h]) * sin,   h = D / 2,
+// with cos = Cos(Concat(f, f)) over the last axis (f the angles, [batch,
+// seq, h]), unsqueezed at the heads axis before or after the Cos, and sin
+// likewise. Since cos repeats its halves, that is RotaryEmbedding(x,
+// Cos(f), Sin(f)); the pattern, rooted on the Add, checks that structure
+// and that the Slice, Neg, Concat and Mul results have no other use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/ElementwisePatterns.h"
+#include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/OpSchema.h"
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+namespace {
+
+const ValueSpec rotaryOperands[] = {
+    {"X"}, {"cos_cache"}, {"sin_cache"}, {"position_ids", Presence::Optional}};
+const ValueSpec rotaryResults[] = {{"Y"}};
+const AttrSpec rotaryAttrs[] = {intAttr("interleaved", 0),
+                                intAttr("num_heads", 0),
+                                intAttr("rotary_embedding_dim", 0)};
+
+bool sameOrDynamic(int64_t a, int64_t b) {
+  return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+}
+
+LogicalResult inferRotary(InferState &s) {
+  if (failed(s.checkFloat(0)))
+    return failure();
+  int64_t rank = s.getRank(0);
+  if (rank != 3 && rank != 4)
+    return s.emitOperandError(0)
+           << "must have rank 3 or 4, got " << s.getType(0);
+  ArrayRef<int64_t> shape = s.getShape(0);
+  int64_t numHeads = s.getAttrs().getInt("num_heads");
+  int64_t headSize = shape[3 % rank];
+  if (rank == 3) {
+    if (numHeads <= 0)
+      return s.emitAttrError("num_heads")
+             << "must be positive when X has rank 3";
+    if (!ShapedType::isDynamic(shape[2]) && shape[2] % numHeads != 0)
+      return s.emitAttrError("num_heads")
+             << numHeads << " does not divide the hidden size " << shape[2];
+    headSize = ShapedType::isDynamic(shape[2]) ? ShapedType::kDynamic
+                                               : shape[2] / numHeads;
+  }
+  int64_t rotaryDim = s.getAttrs().getInt("rotary_embedding_dim");
+  if (rotaryDim < 0 || rotaryDim % 2 != 0 ||
+      (rotaryDim && !ShapedType::isDynamic(headSize) && rotaryDim > headSize))
+    return s.emitAttrError("rotary_embedding_dim")
+           << "must be even and at most the head size, got " << rotaryDim;
+  if (!rotaryDim && !ShapedType::isDynamic(headSize) && headSize % 2 != 0)
+    return s.emitOperandError(0) << "has an odd head size " << headSize;
+  int64_t half = rotaryDim                         ? rotaryDim / 2
+                 : ShapedType::isDynamic(headSize) ? ShapedType::kDynamic
+                                                   : headSize / 2;
+  int64_t batch = shape[0], seq = shape[rank == 4 ? 2 : 1];
+  bool positions = s.hasOperand(3);
+  if (positions) {
+    if (failed(s.checkInteger(3)) || failed(s.checkRank(3, 2)))
+      return failure();
+    ArrayRef<int64_t> ids = s.getShape(3);
+    if (!sameOrDynamic(ids[0], batch) || !sameOrDynamic(ids[1], seq))
+      return s.emitOperandError(3)
+             << "must be [batch, seq] of X, got " << s.getType(3);
+  }
+  for (unsigned i = 1; i < 3; ++i) {
+    if (failed(s.checkSameElementType(0, i)) ||
+        failed(s.checkRank(i, positions ? 2 : 3)))
+      return failure();
+    ArrayRef<int64_t> cache = s.getShape(i);
+    bool fits = positions ? sameOrDynamic(cache[1], half)
+                          : sameOrDynamic(cache[0], batch) &&
+                                sameOrDynamic(cache[1], seq) &&
+                                sameOrDynamic(cache[2], half);
+    if (!fits)
+      return s.emitOperandError(i)
+             << "of type " << s.getType(i) << " does not fit " << s.getType(0)
+             << (positions ? " ([max_position, rotary_dim / 2])"
+                           : " ([batch, seq, rotary_dim / 2])");
+  }
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalRotary(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  bool is4d = shape.size() == 4;
+  const OpAttrs &attrs = s.getAttrs();
+  int64_t batch = shape[0], seq = shape[is4d ? 2 : 1];
+  int64_t heads = is4d ? shape[1] : attrs.getInt("num_heads");
+  int64_t headSize = is4d ? shape[3] : shape[2] / heads;
+  int64_t rotaryDim = attrs.getInt("rotary_embedding_dim");
+  if (!rotaryDim)
+    rotaryDim = headSize;
+  int64_t half = rotaryDim / 2;
+  bool interleaved = attrs.getInt("interleaved") != 0;
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor cos = convertTensor(s.input(1), ElementType::F64);
+  Tensor sin = convertTensor(s.input(2), ElementType::F64);
+  SmallVector<int64_t> positions;
+  if (s.hasInput(3))
+    positions = s.input(3).toInts();
+  int64_t maxPosition = s.input(1).getShape()[0];
+  Tensor out = x;
+  ArrayRef<double> xv = x.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t t = 0; t < seq; ++t) {
+      int64_t row = b * seq + t;
+      if (!positions.empty()) {
+        row = positions[b * seq + t];
+        if (row < 0 || row >= maxPosition)
+          return s.emitError()
+                 << "position id " << row << " is out of range for a cache of "
+                 << maxPosition << " positions";
+      }
+      ArrayRef<double> c = cos.getValues<double>().slice(row * half, half);
+      ArrayRef<double> sn = sin.getValues<double>().slice(row * half, half);
+      for (int64_t h = 0; h < heads; ++h) {
+        int64_t base = is4d ? ((b * heads + h) * seq + t) * headSize
+                            : (b * seq + t) * heads * headSize + h * headSize;
+        for (int64_t i = 0; i < half; ++i) {
+          int64_t ia = base + (interleaved ? 2 * i : i);
+          int64_t ib = base + (interleaved ? 2 * i + 1 : i + half);
+          ov[ia] = xv[ia] * c[i] - xv[ib] * sn[i];
+          ov[ib] = xv[ib] * c[i] + xv[ia] * sn[i];
+        }
+      }
+    }
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  return success();
+}
+
+const OpDef rotaryDefs[] = {
+    {{"onnx.RotaryEmbedding", rotaryOperands, rotaryResults, rotaryAttrs,
+      OpTrait::Pure},
+     inferRotary,
+     evalRotary},
+};
+
+//===----------------------------------------------------------------------===//
+// The rotate-half pattern
+//===----------------------------------------------------------------------===//
+
+/// Whether `slice` takes [begin, end) of the last axis of `x` (rank `rank`)
+/// with step 1; `end` may be any value at least the axis size.
+bool isLastAxisSlice(Operation *slice, Value x, int64_t begin, int64_t end) {
+  if (!slice || slice->getOperand(0) != x || slice->getNumOperands() < 4)
+    return false;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), size = type.getShape().back();
+  std::optional<SmallVector<int64_t>> starts =
+      getConstantInts(slice->getOperand(1));
+  std::optional<SmallVector<int64_t>> ends =
+      getConstantInts(slice->getOperand(2));
+  std::optional<SmallVector<int64_t>> axes =
+      getConstantInts(slice->getOperand(3));
+  std::optional<SmallVector<int64_t>> steps =
+      slice->getNumOperands() > 4 && !isNoValue(slice->getOperand(4))
+          ? getConstantInts(slice->getOperand(4))
+          : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{1});
+  if (!starts || !ends || !axes || !steps || starts->size() != 1 ||
+      ends->size() != 1 || axes->size() != 1 || steps->size() != 1)
+    return false;
+  int64_t axis = (*axes)[0] < 0 ? (*axes)[0] + rank : (*axes)[0];
+  int64_t e = (*ends)[0] < 0 ? (*ends)[0] + size : (*ends)[0];
+  return axis == rank - 1 && (*steps)[0] == 1 && (*starts)[0] == begin &&
+         (e == end || (end == size && e >= size));
+}
+
+/// Whether `value` is rotate_half(x): Concat(-x[..., h:], x[..., :h]) on
+/// the last axis, every intermediate used once.
+bool isRotateHalf(Value value, Value x) {
+  Operation *concat = getSingleUseOp(value, "onnx.Concat");
+  if (!concat || concat->getNumOperands() != 2)
+    return false;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), size = type.getShape().back();
+  int64_t axis = OpAttrs(concat).getInt("axis");
+  if ((axis < 0 ? axis + rank : axis) != rank - 1 ||
+      ShapedType::isDynamic(size) || size % 2 != 0)
+    return false;
+  Operation *neg = getSingleUseOp(concat->getOperand(0), "onnx.Neg");
+  return neg &&
+         isLastAxisSlice(getSingleUseOp(neg->getOperand(0), "onnx.Slice"), x,
+                         size / 2, size) &&
+         isLastAxisSlice(getSingleUseOp(concat->getOperand(1), "onnx.Slice"), x,
+                         0, size / 2);
+}
+
+/// For `full` = Fn(Concat(f, f)) with the heads axis (1) unsqueezed before
+/// or after Fn (`name`, onnx.Cos or onnx.Sin): f, [batch, seq, D / 2].
+Value getHalfAngles(Value full, StringRef name) {
+  auto isHeadsUnsqueeze = [](Operation *op) {
+    if (!op || op->getNumOperands() != 2)
+      return false;
+    std::optional<SmallVector<int64_t>> axes =
+        getConstantInts(op->getOperand(1));
+    return axes && axes->size() == 1 && (*axes)[0] == 1;
+  };
+  Value inner = full;
+  Operation *unsqueeze = getDefiningOp(inner, "onnx.Unsqueeze");
+  bool unsqueezed = isHeadsUnsqueeze(unsqueeze);
+  if (unsqueezed)
+    inner = unsqueeze->getOperand(0);
+  Operation *fn = getDefiningOp(inner, name);
+  if (!fn)
+    return nullptr;
+  inner = fn->getOperand(0);
+  if (!unsqueezed) {
+    unsqueeze = getDefiningOp(inner, "onnx.Unsqueeze");
+    if (!isHeadsUnsqueeze(unsqueeze))
+      return nullptr;
+    inner = unsqueeze->getOperand(0);
+  }
+  Operation *concat = getDefiningOp(inner, "onnx.Concat");
+  if (!concat || concat->getNumOperands() != 2 ||
+      concat->getOperand(0) != concat->getOperand(1))
+    return nullptr;
+  auto type = dyn_cast<RankedTensorType>(concat->getOperand(0).getType());
+  int64_t axis = OpAttrs(concat).getInt("axis");
+  if (!type || type.getRank() != 3 || (axis != -1 && axis != 2))
+    return nullptr;
+  return concat->getOperand(0);
+}
+
+LogicalResult formRotary(Operation *add, PatternRewriter &rewriter) {
+  auto xType = dyn_cast<RankedTensorType>(add->getResult(0).getType());
+  if (!xType || xType.getRank() != 4 || !xType.hasStaticShape())
+    return failure();
+  for (unsigned i = 0; i < 2; ++i) {
+    Operation *mulCos = getSingleUseOp(add->getOperand(i), "onnx.Mul");
+    Operation *mulSin = getSingleUseOp(add->getOperand(1 - i), "onnx.Mul");
+    if (!mulCos || !mulSin)
+      continue;
+    for (unsigned j = 0; j < 2; ++j) {
+      Value x = mulCos->getOperand(j), cosFull = mulCos->getOperand(1 - j);
+      if (x.getType() != xType)
+        continue;
+      for (unsigned k = 0; k < 2; ++k) {
+        Value rotated = mulSin->getOperand(k);
+        Value sinFull = mulSin->getOperand(1 - k);
+        if (!isRotateHalf(rotated, x))
+          continue;
+        Value cosHalf = getHalfAngles(cosFull, "onnx.Cos");
+        Value sinHalf = getHalfAngles(sinFull, "onnx.Sin");
+        if (!cosHalf || !sinHalf)
+          continue;
+        // The caches are [batch, seq, D / 2] of x's element type.
+        ArrayRef<int64_t> shape = xType.getShape();
+        SmallVector<int64_t> cacheShape = {shape[0], shape[2], shape[3] / 2};
+        auto cacheType =
+            RankedTensorType::get(cacheShape, xType.getElementType());
+        if (cosHalf.getType() != cacheType || sinHalf.getType() != cacheType)
+          continue;
+        rewriter.setInsertionPoint(add);
+        Location loc = add->getLoc();
+        Operation *cos =
+            createOpOrNull(rewriter, loc, "onnx.Cos", {cosHalf}, {}, 1);
+        Operation *sin =
+            createOpOrNull(rewriter, loc, "onnx.Sin", {sinHalf}, {}, 1);
+        Operation *rotary =
+            createOpOrNull(rewriter, loc, "onnx.RotaryEmbedding",
+                           {x, cos->getResult(0), sin->getResult(0)}, {}, 1);
+        assert(rotary && rotary->getResult(0).getType() == xType &&
+               "the match checked what RotaryEmbedding infers from");
+        rewriter.replaceOp(add, rotary);
+        return success();
+      }
+    }
+  }
+  return failure();
+}
+
+} // namespace
+
+void addRotaryPattern(PatternSet &patterns, StringRef rootName) {
+  // Above the Add's local patterns: the subgraph is worth more.
+  addPattern(patterns, rootName, formRotary, "form-rotary-embedding",
+             /*benefit=*/2);
+}
+
+void appendRotaryOps(std::vector<const OpDef *> &defs) {
+  for (const OpDef &def : rotaryDefs)
+    defs.push_back(&def);
+}
+
+} // namespace onyx::onnx
