@@ -624,6 +624,26 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   storeViews.push_back(y);
   storeAccesses.push_back(gpu::Access::Write);
 
+  GemvShape gemv = chooseGemv(problem, ctx.getTarget());
+  if (gemv.use) {
+    std::string store = storeDefinitions(problem, 2);
+    if (store.empty())
+      return failure();
+    KernelSpec spec;
+    spec.name = name.str();
+    spec.glsl = generateGemvKernel(problem, gemv, store);
+    spec.bindings = {gpu::Access::Read, gpu::Access::Read};
+    spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+    spec.workgroupSize = {gemv.threads, 1, 1};
+    SmallVector<Value> views = {a, b};
+    views.append(storeViews.begin(), storeViews.end());
+    ctx.dispatch(
+        ctx.getOrCreateKernel(spec),
+        {glsl::ceilDiv(problem.n, gemv.cols), 1, uint64_t(problem.batch)},
+        views);
+    return success();
+  }
+
   GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
   GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
   // A product whose tiles are small enough stays one dispatch, sharing k

@@ -171,12 +171,38 @@ struct GemmSplit {
 GemmSplit chooseGemmSplit(const GemmProblem &problem, const GemmTile &tile,
                           const gpu::TargetDesc &target);
 
+/// How a product with few rows runs as one matrix-vector kernel (Gemv.cpp)
+/// instead of the tiled one: each workgroup of `threads` owns `cols` output
+/// columns and all of k. Where B's columns are contiguous, `lanes` threads
+/// walk the columns (a vec4 of them each if `vector`) and the rest of the
+/// threads slices of k; where B's k is contiguous, 32 threads walk each
+/// column's k (four at a time if `vector`).
+struct GemvShape {
+  bool use = false;
+  bool columnsContiguous = true;
+  bool vector = false;
+  unsigned threads = 0, lanes = 0, cols = 0;
+};
+
+/// The matrix-vector kernel for `problem` if it suits it: float products of
+/// at most 4 rows, k of 64 or more and a B of 16384 elements or more, on a
+/// target with 64 invocations or more per workgroup. Lanes are halved (not
+/// below 32 contiguous bytes of a row) until there are 128 workgroups, so
+/// narrow matrices spread over a large GPU.
+GemvShape chooseGemv(const GemmProblem &problem, const gpu::TargetDesc &target);
+/// The matrix-vector kernel: `store` declares the store inputs and the
+/// result from binding 2 on and defines storeC (as for the tiled kernel).
+std::string generateGemvKernel(const GemmProblem &problem,
+                               const GemvShape &shape,
+                               const std::string &store);
+
 /// The complete GLSL kernel for `problem` blocked by `tile`: with a split
 /// k, the kernel that writes the partial sums.
 std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
                                const GemmSplit &split = {});
 
-/// Chooses the tile and how k is shared (chooseGemmSplit, then
+/// Chooses the matrix-vector kernel for a product of few rows (chooseGemv),
+/// else the tile and how k is shared (chooseGemmSplit, then
 /// chooseGemmKGroups for a product it splits), generates the kernels and
 /// dispatches them over the whole batch with `a` and `b` bound first, then the
 /// store inputs and the epilogue's, then the result, which it allocates and

@@ -136,14 +136,29 @@ func.func @main(%a: tensor<4x16x128xf32>, %b: tensor<128x384xf32>) -> tensor<4x1
 
 // -----
 
-// A vector times a matrix: one row per tile, 32 columns, one per thread;
-// 8 groups of a workgroup share k = 256 in one dispatch.
+// Five rows (one more than the matrix-vector kernel takes, gemv.mlir) times
+// a matrix: thin tiles of 8 rows and 32 columns; groups of a workgroup
+// share k = 256 in one dispatch.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: shared float As[128];
-// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 1u, col0 = gl_WorkGroupID.x * 32u;
+// CHECK-SAME: shared float As[1024];
+// CHECK-SAME: uint row0 = gl_WorkGroupID.y * 8u, col0 = gl_WorkGroupID.x * 32u;
 // CHECK-NOT: matmul_reduce
 // CHECK: gpu.dispatch @matmul[32, 1, 1]
+// CHECK-NOT: gpu.dispatch
+func.func @main(%a: tensor<5x256xf32>, %b: tensor<256x1000xf32>) -> tensor<5x1000xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<5x256xf32>, tensor<256x1000xf32>) -> tensor<5x1000xf32>
+  return %0 : tensor<5x1000xf32>
+}
+
+// -----
+
+// A vector times a matrix is the matrix-vector kernel's (gemv.mlir): one
+// dispatch, 2 vec4 lanes of columns and 128 slices of k per workgroup.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: uint lane = lt % 2u, kg = lt / 2u;
+// CHECK: gpu.dispatch @matmul[125, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<256xf32>, tensor<256x1000xf32>) -> tensor<1000xf32>
@@ -160,7 +175,22 @@ func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf3
 // CHECK-SAME: uint kBegin = split * 256u, kEnd = min(kBegin + 256u, 4096u);
 // CHECK: gpu.kernel @matmul_reduce(read, write)
 // CHECK: gpu.dispatch @matmul[64, 1, 16]
-// CHECK: gpu.dispatch @matmul_reduce[16, 1, 1]
+// CHECK: gpu.dispatch @matmul_reduce[80, 1, 1]
+func.func @main(%a: tensor<5x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<5x4096xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<5x4096xf32>, tensor<4096x4096xf32>) -> tensor<5x4096xf32>
+  return %0 : tensor<5x4096xf32>
+}
+
+// -----
+
+// The same product with one row is one matrix-vector dispatch: 8 vec4
+// lanes (32 columns) and 32 slices of k per workgroup, 128 workgroups.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: uint lane = lt % 8u, kg = lt / 8u;
+// CHECK-NOT: matmul_reduce
+// CHECK: gpu.dispatch @matmul[128, 1, 1]
+// CHECK-NOT: gpu.dispatch
 func.func @main(%a: tensor<4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<4096xf32>, tensor<4096x4096xf32>) -> tensor<4096xf32>
   return %0 : tensor<4096xf32>

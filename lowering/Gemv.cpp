@@ -1,0 +1,148 @@
+//===- Gemv.cpp - Matrix-vector products for small M ----------------------===//
+//
+// A product with at most four rows of A (a decode step's MatMul, Gemm or
+// Linear: one token times a weight matrix) reads each element of B once,
+// so its speed is B's bandwidth; the tiled kernel's shared-memory tiles buy
+// nothing there. Each workgroup of this kernel owns a block of output
+// columns and all of k, and its threads are split between the block's
+// columns (lanes) and slices of k (groups):
+//
+//   B's columns contiguous (B(k, col + 1) after B(k, col), a MatMul weight
+//   [k, n]): a lane owns one column, or four as a vec4; group g reads rows
+//   g, g + G, ... so each row of the block is read by neighbouring threads
+//   (at least 32 contiguous bytes). Lanes are halved, down to 2 vec4 lanes
+//   or 8 scalar ones, until there are 128 workgroups, so that a narrow
+//   matrix still spreads over a large GPU.
+//   B's k contiguous (Gemm with transB, a weight [n, k]): each column gets
+//   32 threads striding along its k (vec4 where B allows), 8 columns per
+//   workgroup.
+//
+// Partial sums meet in shared memory in a tree of fixed shape (so results
+// do not depend on scheduling) and the first group stores them through
+// storeC, with the GEMM's epilogue (bias, alpha/beta, fused elementwise
+// ops). One dispatch, no partial-sum buffer.
+//
+//===----------------------------------------------------------------------===//
+#include "lowering/Glsl.h"
+#include "lowering/TiledGemm.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+namespace {
+std::string (&u)(int64_t) = glsl::uintLiteral;
+} // namespace
+
+GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
+  GemvShape g;
+  // Smaller products take the tiled kernel: either is a few microseconds.
+  if (p.m > 4 || p.m == 0 || glsl::computeType(p.elementType) != "float" ||
+      p.k < 64 || p.n * p.k < 16384)
+    return g;
+  unsigned threads = std::min<unsigned>(256, target.maxComputeWorkGroupSize[0]);
+  threads = std::min<unsigned>(threads, target.maxComputeWorkGroupInvocations);
+  if (threads < 64)
+    return g;
+  g.threads = threads;
+  g.columnsContiguous = p.bRowMajor;
+  g.vector = p.bVector;
+  if (g.columnsContiguous) {
+    unsigned width = g.vector ? 4 : 1;
+    g.lanes = std::min<unsigned>(g.vector ? 32 : 64, threads / 4);
+    unsigned minLanes = g.vector ? 2 : 8;
+    while (g.lanes > minLanes &&
+           glsl::ceilDiv(p.n, uint64_t(g.lanes) * width) < 128)
+      g.lanes /= 2;
+    g.cols = g.lanes * width;
+  } else {
+    g.lanes = 32;
+    g.cols = threads / g.lanes;
+  }
+  g.use = true;
+  return g;
+}
+
+std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
+                               const std::string &store) {
+  unsigned groups = g.threads / (g.columnsContiguous ? g.lanes : 32);
+  std::string acc = g.vector && g.columnsContiguous ? "vec4" : "float";
+  std::string s = glsl::header({g.threads, 1, 1});
+  s += p.declarations + store + p.functions;
+  s += fmt::format("shared {} red[{}];\n", acc, g.threads);
+  s += "void main() {\n"
+       "  uint z = gl_WorkGroupID.z;\n";
+  s += p.prologue;
+  s += "  uint lt = gl_LocalInvocationID.x;\n";
+  auto accName = [](int64_t r) { return "acc" + std::to_string(r); };
+  for (int64_t r = 0; r < p.m; ++r)
+    s += fmt::format("  {} {} = {}(0.0);\n", acc, accName(r), acc);
+
+  std::string owner; // the thread that stores, and what it stores
+  if (g.columnsContiguous) {
+    unsigned width = g.vector ? 4 : 1;
+    s += fmt::format("  uint lane = lt % {0}, kg = lt / {0};\n", u(g.lanes));
+    s += fmt::format("  uint col = gl_WorkGroupID.x * {} + lane * {};\n",
+                     u(g.cols), u(width));
+    s += fmt::format("  bool inside = col < {};\n", u(p.n));
+    s += fmt::format("  if (inside) {{\n"
+                     "    for (uint k = kg; k < {}; k += {}) {{\n",
+                     u(p.k), u(groups));
+    s += g.vector ? "      vec4 bv = loadB4(k, col);\n"
+                  : "      float bv = loadB(k, col);\n";
+    for (int64_t r = 0; r < p.m; ++r)
+      s += fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r));
+    s += "    }\n  }\n";
+    // Group g + half adds into group g; lanes stay in their column.
+    for (int64_t r = 0; r < p.m; ++r) {
+      s += fmt::format("  red[lt] = {};\n  barrier();\n", accName(r));
+      for (unsigned half = groups / 2; half >= 1; half /= 2)
+        s += fmt::format("  if (kg < {}) red[lt] += red[lt + {}];\n"
+                         "  barrier();\n",
+                         u(half), u(half * g.lanes));
+      s += "  if (kg == 0u && inside) {\n";
+      if (g.vector)
+        for (unsigned i = 0; i < 4; ++i)
+          s += fmt::format("    storeC({}, col + {}, red[lt][{}]);\n", u(r),
+                           u(i), i);
+      else
+        s += fmt::format("    storeC({}, col, red[lt]);\n", u(r));
+      s += "  }\n  barrier();\n";
+    }
+  } else {
+    // 32 threads per column, striding along its contiguous k.
+    unsigned width = g.vector ? 4 : 1;
+    s += "  uint lane = lt % 32u, c = lt / 32u;\n";
+    s += fmt::format("  uint col = gl_WorkGroupID.x * {} + c;\n", u(g.cols));
+    s += fmt::format("  bool inside = col < {};\n", u(p.n));
+    s += fmt::format("  if (inside) {{\n"
+                     "    for (uint k = lane * {}; k < {}; k += {}) {{\n",
+                     u(width), u(p.k), u(32 * width));
+    if (g.vector) {
+      s += "      vec4 bv = loadB4(k, col);\n";
+      for (int64_t r = 0; r < p.m; ++r)
+        s += fmt::format("      {0} += dot(vec4(loadA({1}, k), loadA({1}, k + "
+                         "1u), loadA({1}, k + 2u), loadA({1}, k + 3u)), bv);\n",
+                         accName(r), u(r));
+    } else {
+      s += "      float bv = loadB(k, col);\n";
+      for (int64_t r = 0; r < p.m; ++r)
+        s += fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r));
+    }
+    s += "    }\n  }\n";
+    for (int64_t r = 0; r < p.m; ++r) {
+      s += fmt::format("  red[lt] = {};\n  barrier();\n", accName(r));
+      for (unsigned half = 16; half >= 1; half /= 2)
+        s += fmt::format("  if (lane < {0}) red[lt] += red[lt + {0}];\n"
+                         "  barrier();\n",
+                         u(half));
+      s += fmt::format("  if (lane == 0u && inside) storeC({}, col, red[lt]);\n"
+                       "  barrier();\n",
+                       u(r));
+    }
+  }
+  s += "}\n";
+  return s;
+}
+
+} // namespace onyx::lowering
