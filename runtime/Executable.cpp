@@ -51,7 +51,7 @@ Executable::load(const Device &device, ModuleOp module,
   for (Operation &op : func->front())
     readsValues |= isa<gpu::ExtractOp>(&op);
   if (isStatic && !readsValues) {
-    std::vector<HostTensor> none;
+    std::vector<HostTensorRef> none;
     for (Type t : func->getFunctionType().getInputs())
       none.push_back({cast<RankedTensorType>(t), {}});
     FailureOr<Recording *> recording = exe->getRecording(none);
@@ -317,7 +317,7 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
 }
 
 FailureOr<Executable::Recording *>
-Executable::getRecording(ArrayRef<HostTensor> inputs) {
+Executable::getRecording(ArrayRef<HostTensorRef> inputs) {
   std::vector<int64_t> key = getRecordingKey(func, inputs);
   auto found = recordings.find(key);
   if (found != recordings.end()) {
@@ -542,6 +542,14 @@ LogicalResult Executable::record(Recording &r) {
 
 FailureOr<std::vector<HostTensor>>
 Executable::run(ArrayRef<HostTensor> inputs) {
+  std::vector<HostTensorRef> refs;
+  for (const HostTensor &input : inputs)
+    refs.push_back({input.type, input.data});
+  return runViews(refs);
+}
+
+FailureOr<std::vector<HostTensor>>
+Executable::runViews(ArrayRef<HostTensorRef> inputs) {
   Location loc = func.getLoc();
   ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
   if (inputs.size() != argTypes.size())

@@ -37,6 +37,13 @@ struct HostTensor {
   std::vector<char> data;
 };
 
+/// A view of a host tensor's bytes, so that callers holding them elsewhere
+/// (a NumPy array) feed a run without copying them first.
+struct HostTensorRef {
+  RankedTensorType type;
+  ArrayRef<char> data;
+};
+
 struct LoadOptions {
   /// The function to run; empty for the only one, or else @main.
   std::string function;
@@ -90,6 +97,8 @@ public:
   /// function's location and run-time errors (a size that overflows or does
   /// not fit its source, a push constant out of its type's range) at the op.
   FailureOr<std::vector<HostTensor>> run(ArrayRef<HostTensor> inputs);
+  /// The same from views; each input is copied once, into staging memory.
+  FailureOr<std::vector<HostTensor>> runViews(ArrayRef<HostTensorRef> inputs);
 
   /// The recording of the last run (or, before any, of the load).
   const RecordingStats &getStats() const;
@@ -111,8 +120,8 @@ private:
   LogicalResult createPipelines();
   LogicalResult createProfiler(bool profile);
   /// The recording for `inputs`, from the cache or made now.
-  FailureOr<Recording *> getRecording(ArrayRef<HostTensor> inputs);
-  LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensor> inputs);
+  FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs);
+  LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
   LogicalResult createDescriptorSets(Recording &r);
   LogicalResult record(Recording &r);

@@ -30,7 +30,7 @@ static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
 }
 
 /// Reads element `index` of an integer tensor as an int64.
-static int64_t readInteger(const HostTensor &tensor, int64_t index) {
+static int64_t readInteger(const HostTensorRef &tensor, int64_t index) {
   Type type = tensor.type.getElementType();
   unsigned width = getElementByteSize(type);
   const char *at = tensor.data.data() + index * width;
@@ -57,7 +57,7 @@ static int64_t readInteger(const HostTensor &tensor, int64_t index) {
 }
 
 LogicalResult Executable::evaluateHostOps(Recording &r,
-                                          ArrayRef<HostTensor> inputs) {
+                                          ArrayRef<HostTensorRef> inputs) {
   for (Operation &op : func.front()) {
     if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
       unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
@@ -191,9 +191,10 @@ LogicalResult Executable::placeMemory(Recording &r) {
   return success();
 }
 
-std::vector<int64_t> getRecordingKey(FuncOp func, ArrayRef<HostTensor> inputs) {
+std::vector<int64_t> getRecordingKey(FuncOp func,
+                                     ArrayRef<HostTensorRef> inputs) {
   std::vector<int64_t> key;
-  for (const HostTensor &input : inputs) {
+  for (const HostTensorRef &input : inputs) {
     key.push_back(input.type.getRank());
     llvm::append_range(key, input.type.getShape());
   }

@@ -47,6 +47,7 @@ struct Executable::Recording {
 
 /// The key of a run: argument shapes, then the argument values host ops
 /// read.
-std::vector<int64_t> getRecordingKey(FuncOp func, ArrayRef<HostTensor> inputs);
+std::vector<int64_t> getRecordingKey(FuncOp func,
+                                     ArrayRef<HostTensorRef> inputs);
 
 } // namespace onyx::runtime

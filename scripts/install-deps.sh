@@ -9,6 +9,8 @@ packages=(
   libfmt-dev libabsl-dev libgtest-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libshaderc-dev libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
+  python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-pip python3-setuptools python3-wheel python3-venv
 )
 
 missing=()

@@ -71,16 +71,48 @@ bool onyx::run::isGpuModule(ModuleOp module) {
   return hasGpuWork && !hasOnnx;
 }
 
+FailureOr<std::vector<ListedDevice>>
+onyx::run::listDevices(Context *ctx, const VulkanOptions &options) {
+  runtime::InstanceOptions instanceOptions;
+  instanceOptions.validation = options.validation;
+  instanceOptions.loaderLibrary = options.loaderLibrary;
+  FailureOr<std::unique_ptr<runtime::Instance>> instance =
+      runtime::Instance::create(ctx, instanceOptions);
+  if (failed(instance))
+    return failure();
+  const runtime::DeviceInfo *chosen = nullptr;
+  {
+    // Without a usable device, selectDevice reports why; the list says it.
+    ScopedDiagnosticCollector quiet(ctx);
+    FailureOr<const runtime::DeviceInfo *> selected =
+        (*instance)->selectDevice();
+    if (succeeded(selected))
+      chosen = *selected;
+  }
+  std::vector<ListedDevice> devices;
+  for (const runtime::DeviceInfo &info : (*instance)->getDevices())
+    devices.push_back({info, &info == chosen});
+  return devices;
+}
+
 void onyx::run::refineArgumentTypes(FuncOp main,
                                     ArrayRef<onnx::Tensor> inputs) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (const onnx::Tensor &input : inputs)
+    shapes.push_back(input.getShape());
+  refineArgumentTypes(main, shapes);
+}
+
+void onyx::run::refineArgumentTypes(FuncOp main,
+                                    ArrayRef<ArrayRef<int64_t>> shapes) {
   bool changed = false;
-  for (auto [argument, input] :
-       llvm::zip(main.front().getArguments(), inputs)) {
+  for (auto [argument, shape] :
+       llvm::zip(main.front().getArguments(), shapes)) {
     BlockArgument arg = argument;
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || type.hasStaticShape())
       continue;
-    arg.setType(input.getType(main->getContext()));
+    arg.setType(RankedTensorType::get(shape, type.getElementType()));
     changed = true;
   }
   if (!changed)

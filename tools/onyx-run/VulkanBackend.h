@@ -71,6 +71,18 @@ private:
   std::unique_ptr<runtime::Device> device;
 };
 
+/// A Vulkan device of the machine, and whether it is the one a backend
+/// without a device index picks.
+struct ListedDevice {
+  runtime::DeviceInfo info;
+  bool isDefault = false;
+};
+/// Every Vulkan device in the loader's order (`--device=N` is the N-th);
+/// `options.deviceIndex` is ignored. Errors (no loader, no driver) are
+/// reported through `ctx`.
+FailureOr<std::vector<ListedDevice>> listDevices(Context *ctx,
+                                                 const VulkanOptions &options);
+
 /// Whether `module` is already in the gpu dialect: it holds gpu.kernel or
 /// gpu.dispatch ops and no onnx op, so it runs without lowering.
 bool isGpuModule(ModuleOp module);
@@ -79,6 +91,8 @@ bool isGpuModule(ModuleOp module);
 /// corresponding input (which checkInputs accepted), so that lowering sees
 /// static shapes; the ops' result types are inferred again by lowering.
 void refineArgumentTypes(FuncOp main, ArrayRef<onnx::Tensor> inputs);
+/// The same given the inputs' shapes.
+void refineArgumentTypes(FuncOp main, ArrayRef<ArrayRef<int64_t>> shapes);
 
 /// Moves tensors between onnx's and the runtime's representations (both
 /// hold row-major little-endian bytes, a bool in a byte).

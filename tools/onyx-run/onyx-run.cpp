@@ -217,33 +217,25 @@ static Options parseCommandLine(int argc, char **argv) {
 /// Prints every Vulkan device with its number and whether onyx can use it.
 static LogicalResult listDevices(const Options &options) {
   Context ctx;
-  runtime::InstanceOptions instanceOptions;
-  instanceOptions.validation = options.validate;
-  instanceOptions.loaderLibrary = options.vulkanLoader;
-  FailureOr<std::unique_ptr<runtime::Instance>> instance =
-      runtime::Instance::create(&ctx, instanceOptions);
-  if (failed(instance))
+  VulkanOptions vulkanOptions;
+  vulkanOptions.validation = options.validate;
+  vulkanOptions.loaderLibrary = options.vulkanLoader;
+  FailureOr<std::vector<ListedDevice>> devices =
+      run::listDevices(&ctx, vulkanOptions);
+  if (failed(devices))
     return failure();
-  ArrayRef<runtime::DeviceInfo> devices = (*instance)->getDevices();
-  if (devices.empty()) {
+  if (devices->empty()) {
     llvm::outs() << "no Vulkan device\n";
     return success();
   }
-  const runtime::DeviceInfo *chosen = nullptr;
-  {
-    // Without a usable device, selectDevice reports why; the list says it.
-    ScopedDiagnosticCollector quiet(&ctx);
-    FailureOr<const runtime::DeviceInfo *> selected =
-        (*instance)->selectDevice();
-    if (succeeded(selected))
-      chosen = *selected;
-  }
-  for (const runtime::DeviceInfo &info : devices) {
+  for (const ListedDevice &device : *devices) {
+    const runtime::DeviceInfo &info = device.info;
     llvm::outs() << info.index << ": " << info.describe() << ": ";
     if (!info.isUsable())
       llvm::outs() << "unusable: " << info.unusableReason << '\n';
     else
-      llvm::outs() << "usable" << (&info == chosen ? " (default)" : "") << '\n';
+      llvm::outs() << "usable" << (device.isDefault ? " (default)" : "")
+                   << '\n';
   }
   return success();
 }

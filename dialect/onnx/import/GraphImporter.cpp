@@ -221,28 +221,36 @@ static StringRef describeTypeKind(const pb::TypeProto &type) {
   }
 }
 
-FailureOr<RankedTensorType>
-GraphImporter::convertInputType(const pb::ValueInfoProto &info) {
+LogicalResult checkInputDeclaration(const pb::ValueInfoProto &info,
+                                    Location loc) {
   const pb::TypeProto &type = info.type();
   if (!type.has_tensor_type())
-    return emitError(fileLoc)
-           << "input '" << info.name() << "' is " << describeTypeKind(type)
-           << "; only tensors are supported";
+    return emitError(loc) << "input '" << info.name() << "' is "
+                          << describeTypeKind(type)
+                          << "; only tensors are supported";
   const pb::TypeProto::Tensor &tensor = type.tensor_type();
-  std::optional<ElementType> elementType = convertDataType(tensor.elem_type());
-  if (!elementType)
-    return emitError(fileLoc)
-           << "input '" << info.name() << "' has unsupported element type "
-           << getDataTypeName(tensor.elem_type());
+  if (!convertDataType(tensor.elem_type()))
+    return emitError(loc) << "input '" << info.name()
+                          << "' has unsupported element type "
+                          << getDataTypeName(tensor.elem_type());
   if (!tensor.has_shape())
-    return emitError(fileLoc) << "input '" << info.name()
-                              << "' has no shape; its rank must be known";
+    return emitError(loc) << "input '" << info.name()
+                          << "' has no shape; its rank must be known";
   for (const pb::TensorShapeProto::Dimension &dim : tensor.shape().dim())
     if (dim.has_dim_value() && dim.dim_value() < 0)
-      return emitError(fileLoc)
+      return emitError(loc)
              << "input '" << info.name() << "' has a negative dimension";
-  return RankedTensorType::get(convertShape(tensor.shape()),
-                               getIRType(ctx, *elementType));
+  return success();
+}
+
+FailureOr<RankedTensorType>
+GraphImporter::convertInputType(const pb::ValueInfoProto &info) {
+  if (failed(checkInputDeclaration(info, fileLoc)))
+    return failure();
+  const pb::TypeProto::Tensor &tensor = info.type().tensor_type();
+  return RankedTensorType::get(
+      convertShape(tensor.shape()),
+      getIRType(ctx, *convertDataType(tensor.elem_type())));
 }
 
 LogicalResult GraphImporter::checkDeclaredTypes(StringRef name, Value value) {

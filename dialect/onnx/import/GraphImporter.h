@@ -15,6 +15,7 @@
 
 namespace onnx {
 class ModelProto;
+class ValueInfoProto;
 } // namespace onnx
 
 namespace onyx::onnx {
@@ -26,5 +27,11 @@ OwningOpRef<ModuleOp> importGraph(const pb::ModelProto &model, int64_t opset,
                                   Context *ctx, Location fileLoc,
                                   StringRef baseDir,
                                   const ImportOptions &options);
+
+/// Checks that graph input `info` is something @main can take: a tensor of
+/// an element type onyx supports, with a shape (static or symbolic sizes).
+/// Reports at `loc`.
+LogicalResult checkInputDeclaration(const pb::ValueInfoProto &info,
+                                    Location loc);
 
 } // namespace onyx::onnx

@@ -2,6 +2,7 @@
 
 #include "dialect/onnx/import/Signature.h"
 
+#include "dialect/onnx/import/GraphImporter.h"
 #include "dialect/onnx/import/ModelReader.h"
 
 #include "ir/Location.h"
@@ -32,26 +33,26 @@ static ValueSignature convert(const pb::ValueInfoProto &info) {
   return value;
 }
 
-FailureOr<ModelSignature> onyx::onnx::readOnnxSignature(StringRef path,
-                                                        Context *ctx) {
-  Location loc = FileLineColLoc::get(ctx, path, 0, 0);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    emitError(loc) << "cannot read the file: " << buffer.getError().message();
-    return failure();
-  }
+FailureOr<ModelSignature>
+onyx::onnx::readOnnxSignatureBuffer(StringRef bytes, StringRef bufferName,
+                                    Context *ctx) {
+  // A whole file has no line: line 0, as the importer reports it.
+  Location loc = FileLineColLoc::get(ctx, bufferName, 0, 0);
   try {
     pb::ModelProto model;
-    if (failed(parseModel((*buffer)->getBuffer(), model, loc)))
+    if (failed(parseModel(bytes, model, loc)))
       return failure();
     llvm::StringSet<> initializers;
     for (const pb::TensorProto &tensor : model.graph().initializer())
       initializers.insert(tensor.name());
     ModelSignature signature;
-    for (const pb::ValueInfoProto &input : model.graph().input())
-      if (!initializers.contains(input.name()))
-        signature.inputs.push_back(convert(input));
+    for (const pb::ValueInfoProto &input : model.graph().input()) {
+      if (initializers.contains(input.name()))
+        continue;
+      if (failed(checkInputDeclaration(input, loc)))
+        return failure();
+      signature.inputs.push_back(convert(input));
+    }
     for (const pb::ValueInfoProto &output : model.graph().output())
       signature.outputs.push_back(convert(output));
     return signature;
@@ -59,4 +60,16 @@ FailureOr<ModelSignature> onyx::onnx::readOnnxSignature(StringRef path,
     emitError(loc) << "cannot read the model: " << e.what();
     return failure();
   }
+}
+
+FailureOr<ModelSignature> onyx::onnx::readOnnxSignature(StringRef path,
+                                                        Context *ctx) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "cannot read the file: " << buffer.getError().message();
+    return failure();
+  }
+  return readOnnxSignatureBuffer((*buffer)->getBuffer(), path, ctx);
 }

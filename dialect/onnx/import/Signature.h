@@ -35,7 +35,11 @@ struct ModelSignature {
 };
 
 /// Reads the signature of the model at `path`; errors are reported through
-/// `ctx` at the file.
+/// `ctx` at the file. Inputs must be what @main can take (tensors of a
+/// supported element type with a shape), as the importer requires.
 FailureOr<ModelSignature> readOnnxSignature(StringRef path, Context *ctx);
+/// The same for a model held in memory, which `bufferName` names.
+FailureOr<ModelSignature>
+readOnnxSignatureBuffer(StringRef bytes, StringRef bufferName, Context *ctx);
 
 } // namespace onyx::onnx

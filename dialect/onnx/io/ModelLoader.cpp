@@ -14,17 +14,17 @@
 using namespace onyx;
 using namespace onyx::onnx;
 
-OwningOpRef<ModuleOp>
-onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
-                          const ModelLoadOptions &options) {
-  ctx->loadDialect<OnnxDialect>();
+static ImportOptions getImportOptions(const ModelLoadOptions &options) {
   ImportOptions importOptions;
   importOptions.dimBindings = options.dimBindings;
   importOptions.constantInputs = options.constantInputs;
-  for (const Tensor &input : inputs)
-    importOptions.inputShapes.emplace_back(input.getShape());
+  return importOptions;
+}
 
-  OwningOpRef<ModuleOp> module = importOnnxFile(path, ctx, importOptions);
+/// Dumps the imported `module` if asked, then canonicalizes and CSEs it.
+static OwningOpRef<ModuleOp> canonicalize(OwningOpRef<ModuleOp> module,
+                                          Context *ctx,
+                                          const ModelLoadOptions &options) {
   if (!module)
     return nullptr;
   if (options.irDump) {
@@ -46,4 +46,27 @@ onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
   if (failed(pm.run(*module)))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp>
+onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
+                          const ModelLoadOptions &options) {
+  ctx->loadDialect<OnnxDialect>();
+  ImportOptions importOptions = getImportOptions(options);
+  for (const Tensor &input : inputs)
+    importOptions.inputShapes.emplace_back(input.getShape());
+  return canonicalize(importOnnxFile(path, ctx, importOptions), ctx, options);
+}
+
+OwningOpRef<ModuleOp>
+onyx::onnx::loadOnnxModelBuffer(StringRef bytes, StringRef bufferName,
+                                StringRef baseDir, Context *ctx,
+                                ArrayRef<SmallVector<int64_t>> inputShapes,
+                                const ModelLoadOptions &options) {
+  ctx->loadDialect<OnnxDialect>();
+  ImportOptions importOptions = getImportOptions(options);
+  importOptions.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+  return canonicalize(
+      importOnnxBuffer(bytes, bufferName, baseDir, ctx, importOptions), ctx,
+      options);
 }

@@ -41,4 +41,12 @@ OwningOpRef<ModuleOp> loadOnnxModel(StringRef path, Context *ctx,
                                     ArrayRef<Tensor> inputs,
                                     const ModelLoadOptions &options);
 
+/// The same for a model held in memory, given the shapes of @main's
+/// arguments rather than their values: `bufferName` names it in
+/// diagnostics and `baseDir` is where its external data lies.
+OwningOpRef<ModuleOp>
+loadOnnxModelBuffer(StringRef bytes, StringRef bufferName, StringRef baseDir,
+                    Context *ctx, ArrayRef<SmallVector<int64_t>> inputShapes,
+                    const ModelLoadOptions &options);
+
 } // namespace onyx::onnx
