@@ -46,11 +46,31 @@ OpFoldResult foldCast(Operation *op, ArrayRef<Attribute>) {
   return input;
 }
 
+/// A Cast between integer types of a partially known shape computation
+/// keeps the values that the target type holds.
+std::optional<KnownInts> knownIntsOfCast(Operation *op, unsigned depth) {
+  std::optional<KnownInts> known = getKnownInts(op->getOperand(0), depth);
+  auto type = cast<ShapedType>(op->getResult(0).getType());
+  std::optional<ElementType> to = getElementType(type.getElementType());
+  if (!known || !to || !(isSignedInteger(*to) || isUnsignedInteger(*to)))
+    return std::nullopt;
+  for (std::optional<int64_t> &v : *known) {
+    if (!v)
+      continue;
+    Tensor t = Tensor::fromInts(*to, {}, {*v});
+    if (t.getInt(0) != *v)
+      v.reset();
+  }
+  return known;
+}
+
 const OpDef castDef = {
-    {"onnx.Cast", castOperands, castResults, castAttrs, OpTrait::Pure},
-    inferCast,
-    evalCast,
-    foldCast,
+    .schema = {"onnx.Cast", castOperands, castResults, castAttrs,
+               OpTrait::Pure},
+    .infer = inferCast,
+    .evaluate = evalCast,
+    .fold = foldCast,
+    .knownInts = knownIntsOfCast,
 };
 
 } // namespace

@@ -121,10 +121,27 @@ LogicalResult inferSplit(InferState &s) {
     if (s.getRank(1) != 1 || s.getElementKind(1) != ElementType::I64)
       return s.emitOperandError(1)
              << "must be a 1-D tensor of i64, got " << s.getType(1);
-    if (failed(s.getConstantInts(1, sizes)))
-      return failure();
-    if (!sizes && !ShapedType::isDynamic(s.getShape(1)[0]))
-      count = s.getShape(1)[0];
+    sizes = s.getConstantInts(1);
+    if (!sizes) {
+      if (!ShapedType::isDynamic(s.getShape(1)[0]))
+        count = s.getShape(1)[0];
+      else if (!count)
+        return s.emitOperandError(1)
+               << "must have a static length, which gives the number of "
+                  "results, got "
+               << s.getType(1);
+      // The sizes known now are those parts' sizes.
+      if (std::optional<KnownInts> known = s.getKnownInts(1)) {
+        SmallVector<int64_t> shape(s.getShape(0));
+        for (std::optional<int64_t> n : *known) {
+          if (n && *n < 0)
+            return s.emitOperandError(1) << "has a negative size " << *n;
+          shape[axis] = n ? *n : ShapedType::kDynamic;
+          s.addResult(shape, s.getElementType(0));
+        }
+        return success();
+      }
+    }
   } else if (s.getAttrs().has("num_outputs")) {
     count = s.getAttrs().getInt("num_outputs");
     if (count < 1)
@@ -200,11 +217,26 @@ LogicalResult evalSplit(EvalState &s) {
   return success();
 }
 
+/// A Concat of vectors (a shape built from parts) is known where its parts
+/// are.
+std::optional<KnownInts> knownIntsOfConcat(Operation *op, unsigned depth) {
+  KnownInts result;
+  for (Value operand : op->getOperands()) {
+    std::optional<KnownInts> part = getKnownInts(operand, depth);
+    if (!part || cast<ShapedType>(operand.getType()).getRank() != 1)
+      return std::nullopt;
+    result.append(part->begin(), part->end());
+  }
+  return result;
+}
+
 const OpDef concatSplitDefs[] = {
-    {{"onnx.Concat", concatOperands, concatResults, concatAttrs, OpTrait::Pure},
-     inferConcat,
-     evalConcat,
-     foldConcat},
+    {.schema = {"onnx.Concat", concatOperands, concatResults, concatAttrs,
+                OpTrait::Pure},
+     .infer = inferConcat,
+     .evaluate = evalConcat,
+     .fold = foldConcat,
+     .knownInts = knownIntsOfConcat},
     {{"onnx.Split", splitOperands, splitResults, splitAttrs, OpTrait::Pure},
      inferSplit,
      evalSplit},

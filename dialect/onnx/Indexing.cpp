@@ -8,7 +8,7 @@
 // Indices out of range are reported by the evaluator, never read.
 //
 // Gather of the Shape of a tensor whose picked dimensions are static folds
-// to a constant even when other dimensions are dynamic.
+// to a constant even when other dimensions are dynamic (knownInts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,39 +85,24 @@ LogicalResult evalGather(EvalState &s) {
   return success();
 }
 
-/// Gather(Shape(x), constant indices) where the picked sizes are static.
-OpFoldResult foldGather(Operation *op, ArrayRef<Attribute> constants) {
-  Operation *shapeOp = getDefiningOp(op->getOperand(0), "onnx.Shape");
-  auto indices = dyn_cast_or_null<DenseElementsAttr>(constants[1]);
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!shapeOp || !indices || !resultType || !resultType.hasStaticShape())
-    return {};
-  auto type = dyn_cast<RankedTensorType>(shapeOp->getOperand(0).getType());
-  if (!type)
-    return {};
-  OpAttrs shapeAttrs(shapeOp);
-  int64_t rank = type.getRank();
-  int64_t start = shapeAttrs.getInt("start");
-  if (start < 0)
-    start = std::max<int64_t>(0, start + rank);
-  start = std::min(start, rank);
-  int64_t count =
-      cast<ShapedType>(shapeOp->getResult(0).getType()).getShape()[0];
-  SmallVector<int64_t> dims;
-  // Kept in a local: a range-for over `*temporary` would read a destroyed
-  // optional.
-  auto indexValues = getConstantInts(op->getOperand(1));
-  for (int64_t index : *indexValues) {
+/// Gather of a partially known vector (Shape(x)) at constant indices is
+/// known where the picked entries are: it folds to a constant when every
+/// picked size is static, even if other dimensions are dynamic.
+std::optional<KnownInts> knownIntsOfGather(Operation *op, unsigned depth) {
+  std::optional<KnownInts> data = getKnownInts(op->getOperand(0), depth);
+  std::optional<SmallVector<int64_t>> indices =
+      getConstantInts(op->getOperand(1));
+  if (!data || !indices ||
+      cast<ShapedType>(op->getOperand(0).getType()).getRank() != 1)
+    return std::nullopt;
+  int64_t count = data->size();
+  KnownInts result;
+  for (int64_t index : *indices) {
     if (index < -count || index >= count)
-      return {};
-    int64_t d = type.getShape()[start + (index < 0 ? index + count : index)];
-    if (ShapedType::isDynamic(d))
-      return {};
-    dims.push_back(d);
+      return std::nullopt;
+    result.push_back((*data)[index < 0 ? index + count : index]);
   }
-  return Attribute(
-      Tensor::fromInts(ElementType::I64, resultType.getShape(), dims)
-          .toAttr(op->getContext()));
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -355,10 +340,11 @@ LogicalResult evalScatterElements(EvalState &s) {
 }
 
 const OpDef indexingDefs[] = {
-    {{"onnx.Gather", gatherOperands, gatherResults, gatherAttrs, OpTrait::Pure},
-     inferGather,
-     evalGather,
-     foldGather},
+    {.schema = {"onnx.Gather", gatherOperands, gatherResults, gatherAttrs,
+                OpTrait::Pure},
+     .infer = inferGather,
+     .evaluate = evalGather,
+     .knownInts = knownIntsOfGather},
     {{"onnx.ScatterND", scatterOperands, scatterResults, scatterAttrs,
       OpTrait::Pure},
      inferScatterND,

@@ -27,11 +27,12 @@ static const ValueSpec &getOperandSpec(const OpSchema &schema, unsigned i) {
 
 /// The generic checks of an op's operands and attributes, then its own
 /// inference. `resultCountHint` is the number of results an existing op has
-/// (for Split without constant sizes); 0 when creating one.
+/// (for Split without constant sizes); 0 when creating one. `operands`, if
+/// given, are the operand values (for what is known of shape-like ones).
 static FailureOr<SmallVector<Type>>
 runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
              DictionaryAttr attrs, ArrayRef<Attribute> constants, Location loc,
-             bool requireConstants, unsigned resultCountHint = 0) {
+             unsigned resultCountHint = 0, ArrayRef<Value> operands = {}) {
   const OpSchema &schema = def.schema;
   unsigned n = operandTypes.size();
   unsigned minOperands = schema.getMinOperands();
@@ -68,7 +69,7 @@ runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
   if (failed(verifyAttributes(schema, attrs, loc)))
     return failure();
   InferState state(ctx, def, operandTypes, attrs, constants, loc,
-                   requireConstants, resultCountHint);
+                   resultCountHint, operands);
   if (failed(def.infer(state)))
     return failure();
   return state.takeResults();
@@ -81,8 +82,21 @@ inferResultTypes(Context *ctx, StringRef opName, ArrayRef<Type> operandTypes,
   const OpDef *def = lookupOpDef(opName);
   if (!def)
     return emitError(loc) << "unsupported onnx op '" << opName << "'";
-  return runInference(ctx, *def, operandTypes, attrs, constantOperands, loc,
-                      /*requireConstants=*/true);
+  return runInference(ctx, *def, operandTypes, attrs, constantOperands, loc);
+}
+
+FailureOr<SmallVector<Type>>
+inferResultTypes(const OpDef &def, ValueRange operands, DictionaryAttr attrs,
+                 Location loc, unsigned resultCountHint) {
+  SmallVector<Type> operandTypes;
+  SmallVector<Attribute> constants;
+  SmallVector<Value> values(operands.begin(), operands.end());
+  for (Value v : operands) {
+    operandTypes.push_back(v.getType());
+    constants.push_back(getConstantValue(v));
+  }
+  return runInference(attrs.getContext(), def, operandTypes, attrs, constants,
+                      loc, resultCountHint, values);
 }
 
 DenseElementsAttr getConstantValue(Value value) {
@@ -105,14 +119,8 @@ Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
   }
   DictionaryAttr dict =
       normalizeAttributes(ctx, def->schema, DictionaryAttr::get(ctx, attrs));
-  SmallVector<Type> operandTypes;
-  SmallVector<Attribute> constants;
-  for (Value v : operands) {
-    operandTypes.push_back(v.getType());
-    constants.push_back(getConstantValue(v));
-  }
   FailureOr<SmallVector<Type>> types =
-      runInference(ctx, *def, operandTypes, dict, constants, loc, true);
+      inferResultTypes(*def, operands, dict, loc);
   if (failed(types))
     return nullptr;
   if (numResults > types->size()) {
@@ -191,16 +199,9 @@ static LogicalResult verifyOp(Operation *op) {
            << (schema.getMaxResults() == UINT_MAX
                    ? " or more"
                    : (" to " + llvm::Twine(schema.getMaxResults())).str());
-  SmallVector<Type> operandTypes;
-  SmallVector<Attribute> constants;
-  for (Value v : op->getOperands()) {
-    operandTypes.push_back(v.getType());
-    constants.push_back(getConstantValue(v));
-  }
   FailureOr<SmallVector<Type>> inferred =
-      runInference(op->getContext(), *def, operandTypes,
-                   op->getAttrDictionary(), constants, op->getLoc(),
-                   /*requireConstants=*/false, numResults);
+      inferResultTypes(*def, op->getOperands(), op->getAttrDictionary(),
+                       op->getLoc(), numResults);
   if (failed(inferred))
     return failure();
   // Split's result count comes from its operands when they are constant.
@@ -231,7 +232,22 @@ static LogicalResult foldOp(Operation *op, ArrayRef<Attribute> operands,
       return success();
     }
   }
-  if (!def->evaluate || op->hasTrait(OpTrait::ConstantLike))
+  if (op->hasTrait(OpTrait::ConstantLike))
+    return failure();
+  // A shape computation whose values are all known though not all of its
+  // operands are constant (Gather of a static dimension of Shape(x)).
+  if (def->knownInts && op->getNumResults() == 1) {
+    if (std::optional<KnownInts> known = getKnownInts(op->getResult(0)))
+      if (std::optional<SmallVector<int64_t>> values = getAllKnown(*known)) {
+        auto type = cast<RankedTensorType>(op->getResult(0).getType());
+        results.push_back(Attribute(
+            Tensor::fromInts(*onnx::getElementType(type.getElementType()),
+                             type.getShape(), *values)
+                .toAttr(op->getContext())));
+        return success();
+      }
+  }
+  if (!def->evaluate)
     return failure();
 
   SmallVector<Tensor> inputs;

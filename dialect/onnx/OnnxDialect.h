@@ -17,10 +17,11 @@
 // created. Split has as many results as its `split` operand has entries, or
 // `num_outputs`.
 //
-// Tensors are ranked; dimensions may be dynamic (`?`) only where an input's
-// are. Ops whose result shape depends on an operand's values (Reshape's
-// shape, Slice's starts, ...) need that operand to be a constant for shape
-// inference; the importer folds shape computations as it builds ops.
+// Tensors are ranked; dimensions are dynamic (`?`) where an input's are or
+// where they depend on the values of an operand known only at run time
+// (Reshape's shape, Slice's starts, Range's bounds, ...). The rank is always
+// known: a shape operand whose length gives the rank must have a static
+// length. The importer folds shape computations as it builds ops.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -65,10 +65,10 @@ const OpDef *lookupOpDef(Operation *op) {
 InferState::InferState(Context *ctx, const OpDef &def,
                        ArrayRef<Type> operandTypes, DictionaryAttr attrs,
                        ArrayRef<Attribute> constants, Location loc,
-                       bool requireConstants, unsigned resultCountHint)
+                       unsigned resultCountHint, ArrayRef<Value> operands)
     : ctx(ctx), def(def), operandTypes(operandTypes), attrs(def.schema, attrs),
-      constants(constants), loc(loc), requireConstants(requireConstants),
-      resultCountHint(resultCountHint) {}
+      constants(constants), loc(loc), resultCountHint(resultCountHint),
+      operands(operands) {}
 
 InFlightDiagnostic InferState::emitError() const {
   return onyx::emitError(loc) << "'" << def.schema.name << "' op ";
@@ -105,21 +105,33 @@ DenseElementsAttr InferState::getConstant(unsigned i) const {
   return dyn_cast_or_null<DenseElementsAttr>(constants[i]);
 }
 
-LogicalResult
-InferState::getConstantInts(unsigned i,
-                            std::optional<SmallVector<int64_t>> &values) {
-  values.reset();
-  if (DenseElementsAttr attr = getConstant(i)) {
-    std::optional<Tensor> t = Tensor::fromAttr(attr);
-    if (t) {
-      values = t->toInts();
-      return success();
-    }
-  }
-  if (requireConstants)
-    return emitOperandError(i)
-           << "must be a constant to infer the result shape";
-  return success();
+std::optional<SmallVector<int64_t>>
+InferState::getConstantInts(unsigned i) const {
+  if (DenseElementsAttr attr = getConstant(i))
+    if (std::optional<Tensor> t = Tensor::fromAttr(attr))
+      return t->toInts();
+  if (std::optional<KnownInts> known = getKnownInts(i))
+    return getAllKnown(*known);
+  return std::nullopt;
+}
+
+std::optional<KnownInts> InferState::getKnownInts(unsigned i) const {
+  if (i < operands.size() && operands[i])
+    return onnx::getKnownInts(operands[i]);
+  if (DenseElementsAttr attr = getConstant(i))
+    if (std::optional<Tensor> t = Tensor::fromAttr(attr))
+      return toKnownInts(t->toInts());
+  if (!hasOperand(i) || getRank(i) > 1 || !getType(i).hasStaticShape())
+    return std::nullopt;
+  return KnownInts(getType(i).getNumElements(), std::nullopt);
+}
+
+FailureOr<int64_t> InferState::getStaticLength(unsigned i, StringRef what) {
+  int64_t n = getShape(i)[0];
+  if (ShapedType::isDynamic(n))
+    return emitOperandError(i) << "must have a static length, which gives "
+                               << what << ", got " << getType(i);
+  return n;
 }
 
 LogicalResult InferState::checkFloat(unsigned i) {
@@ -244,17 +256,10 @@ LogicalResult replaceWithNewOp(PatternRewriter &rewriter, Operation *op,
   Context *ctx = rewriter.getContext();
   DictionaryAttr dict =
       normalizeAttributes(ctx, def->schema, DictionaryAttr::get(ctx, attrs));
-  SmallVector<Type> operandTypes;
-  SmallVector<Attribute> constants;
-  for (Value v : operands) {
-    operandTypes.push_back(v.getType());
-    constants.push_back(getConstantValue(v));
-  }
   FailureOr<SmallVector<Type>> types;
   {
     ScopedDiagnosticCollector silence(ctx);
-    types = inferResultTypes(ctx, opName, operandTypes, dict, constants,
-                             op->getLoc());
+    types = inferResultTypes(*def, operands, dict, op->getLoc());
   }
   if (failed(types) || types->size() < op->getNumResults())
     return failure();
@@ -316,6 +321,46 @@ std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
   if (!t)
     return std::nullopt;
   return t->toInts();
+}
+
+/// Deep enough for the shape computations exporters emit (Shape -> Gather
+/// -> Unsqueeze -> Concat -> Cast), shallow enough that a long chain of
+/// integer ops costs little to look through.
+static constexpr unsigned kMaxKnownIntsDepth = 8;
+
+std::optional<KnownInts> getKnownInts(Value value, unsigned depth) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() > 1 || !type.hasStaticShape())
+    return std::nullopt;
+  std::optional<ElementType> kind = getElementType(type.getElementType());
+  if (!kind || !(isSignedInteger(*kind) || isUnsignedInteger(*kind)))
+    return std::nullopt;
+  if (std::optional<SmallVector<int64_t>> values = getConstantInts(value))
+    return toKnownInts(*values);
+  KnownInts unknown(type.getNumElements(), std::nullopt);
+  Operation *op = value.getDefiningOp();
+  const OpDef *def = op ? lookupOpDef(op) : nullptr;
+  if (!def || !def->knownInts || depth >= kMaxKnownIntsDepth ||
+      op->getNumResults() != 1)
+    return unknown;
+  std::optional<KnownInts> known = def->knownInts(op, depth + 1);
+  if (!known || known->size() != unknown.size())
+    return unknown;
+  return known;
+}
+
+std::optional<SmallVector<int64_t>> getAllKnown(const KnownInts &known) {
+  SmallVector<int64_t> values;
+  for (std::optional<int64_t> v : known) {
+    if (!v)
+      return std::nullopt;
+    values.push_back(*v);
+  }
+  return values;
+}
+
+KnownInts toKnownInts(ArrayRef<int64_t> values) {
+  return KnownInts(values.begin(), values.end());
 }
 
 } // namespace onyx::onnx

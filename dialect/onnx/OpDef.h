@@ -18,15 +18,30 @@ namespace onyx::onnx {
 
 struct OpDef;
 
-/// What shape inference sees of an op: operand types, attributes and the
-/// values of constant operands. The generic code has already checked the
-/// operand count, the attributes against the schema, and that every
-/// present operand is a ranked tensor of an element type tensors can hold.
+/// What is known of the values of a shape-like tensor (a 0-D or 1-D integer
+/// tensor of static length): one entry per element, nullopt where the value
+/// is only known at run time.
+using KnownInts = SmallVector<std::optional<int64_t>, 4>;
+
+/// What shape inference sees of an op: operand types, attributes, the
+/// values of constant operands and what is known of the values of
+/// shape-like ones. The generic code has already checked the operand count,
+/// the attributes against the schema, and that every present operand is a
+/// ranked tensor of an element type tensors can hold.
+///
+/// A shape operand need not be constant: where a result size depends on a
+/// value known only at run time, inference makes that dimension dynamic
+/// (`?`) and keeps everything else it can know (the rank, dimensions that do
+/// not depend on the value). What would be wrong for every possible value
+/// is still an error.
 class InferState {
 public:
+  /// `operands`, when given, are the operand values, through which
+  /// getKnownInts sees partially known shape computations; without them
+  /// only constants are known.
   InferState(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
              DictionaryAttr attrs, ArrayRef<Attribute> constants, Location loc,
-             bool requireConstants, unsigned resultCountHint = 0);
+             unsigned resultCountHint = 0, ArrayRef<Value> operands = {});
 
   Context *getContext() const { return ctx; }
   const OpDef &getDef() const { return def; }
@@ -54,12 +69,17 @@ public:
   /// The name of operand `i` in the schema (variadic ones share a name).
   StringRef getOperandName(unsigned i) const;
 
-  /// The values of integer operand `i` when it is a constant. When it is not
-  /// one, fails with an error if constants are required (inference for a
-  /// new op) and otherwise succeeds with nullopt: the caller then makes the
-  /// dimensions that depend on it dynamic (verifying existing IR).
-  LogicalResult getConstantInts(unsigned i,
-                                std::optional<SmallVector<int64_t>> &values);
+  /// The values of integer operand `i` when it is a constant (or every
+  /// element of it is known); nullopt otherwise: the caller then makes the
+  /// dimensions that depend on it dynamic.
+  std::optional<SmallVector<int64_t>> getConstantInts(unsigned i) const;
+  /// What is known of the values of operand `i`, a 0-D or 1-D integer
+  /// tensor; nullopt if its length is not static.
+  std::optional<KnownInts> getKnownInts(unsigned i) const;
+  /// The static length of 1-D operand `i`, whose length decides the rank or
+  /// number of results (`what`: "the result's rank"); an error naming the
+  /// operand if it is dynamic.
+  FailureOr<int64_t> getStaticLength(unsigned i, StringRef what);
   /// The constant value of operand `i`, or null.
   DenseElementsAttr getConstant(unsigned i) const;
 
@@ -86,8 +106,8 @@ private:
   OpAttrs attrs;
   ArrayRef<Attribute> constants;
   Location loc;
-  bool requireConstants;
   unsigned resultCountHint;
+  ArrayRef<Value> operands;
   SmallVector<Type> results;
 };
 
@@ -137,6 +157,12 @@ struct OpDef {
   OpInfo::ParseFn parse = nullptr;
   /// Data of the op's family (the elementwise table row).
   const void *familyData = nullptr;
+  /// What is known of the values of the op's result when it is a shape-like
+  /// tensor and not every operand is constant (Shape of a partially static
+  /// tensor, a Concat or Gather of partially known values); `depth` is
+  /// passed on to getKnownInts. Null when the op cannot say.
+  std::optional<KnownInts> (*knownInts)(Operation *op,
+                                        unsigned depth) = nullptr;
 };
 
 /// The OpDefs of each family, appended to the registry.
@@ -163,6 +189,13 @@ void appendShapeOps(std::vector<const OpDef *> &defs);
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).
 void addConvBatchNormPatterns(PatternSet &patterns, Context *ctx);
+
+/// The result types of an op of `def` on `operands` with `attrs` (already
+/// normalized), seeing what is known of shape-like operands through their
+/// producers. `resultCountHint` as InferState's.
+FailureOr<SmallVector<Type>>
+inferResultTypes(const OpDef &def, ValueRange operands, DictionaryAttr attrs,
+                 Location loc, unsigned resultCountHint = 0);
 
 /// Every OpDef, sorted by name.
 ArrayRef<const OpDef *> getOpDefs();
@@ -212,5 +245,14 @@ Value createConstant(OpBuilder &builder, Location loc, DenseElementsAttr value);
 
 /// The integer values of a constant; nullopt if `value` is not a constant.
 std::optional<SmallVector<int64_t>> getConstantInts(Value value);
+
+/// What is known of the values of `value`, a 0-D or 1-D integer tensor of
+/// static length (one entry per element), through constants and the ops'
+/// knownInts hooks up to a small depth; nullopt for any other value.
+std::optional<KnownInts> getKnownInts(Value value, unsigned depth = 0);
+/// The values if every entry is known.
+std::optional<SmallVector<int64_t>> getAllKnown(const KnownInts &known);
+/// `values` as KnownInts (all known).
+KnownInts toKnownInts(ArrayRef<int64_t> values);
 
 } // namespace onyx::onnx

@@ -84,16 +84,38 @@ LogicalResult inferReduce(InferState &s) {
     if (failed(s.checkRank(1, 1)) || s.getElementKind(1) != ElementType::I64)
       return s.emitOperandError(1)
              << "must be a 1-D tensor of i64, got " << s.getType(1);
-    std::optional<SmallVector<int64_t>> values;
-    if (failed(s.getConstantInts(1, values)))
-      return failure();
+    std::optional<SmallVector<int64_t>> values = s.getConstantInts(1);
     if (!values) {
-      // Unknown axes: only the rank is known, and only with keepdims.
-      if (keepDims)
-        s.addResult(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+      FailureOr<int64_t> n = s.getStaticLength(1, "the result's rank");
+      if (failed(n))
+        return failure();
+      if (*n > rank)
+        return s.emitOperandError(1)
+               << "has " << *n << " axes, more than the rank " << rank;
+      // Which axes are reduced is known at run time (a list that is not
+      // empty, without repeats): a dimension of size 1 stays 1, the axes
+      // known now become 1 with keepdims; the rest is dynamic.
+      if (!keepDims) {
+        s.addResult(SmallVector<int64_t>(rank - *n, ShapedType::kDynamic),
                     s.getElementType(0));
-      else
-        s.addResult(UnrankedTensorType::get(s.getElementType(0)));
+        return success();
+      }
+      SmallVector<int64_t> shape(s.getShape(0));
+      for (int64_t &d : shape)
+        if (d != 1)
+          d = ShapedType::kDynamic;
+      // Kept in a local: a range-for over `*temporary` would read a
+      // destroyed optional.
+      std::optional<KnownInts> known = s.getKnownInts(1);
+      for (std::optional<int64_t> axis : *known) {
+        if (!axis)
+          continue;
+        int64_t a = *axis;
+        if (failed(s.normalizeAxis(a, rank, "axis")))
+          return failure();
+        shape[a] = 1;
+      }
+      s.addResult(shape, s.getElementType(0));
       return success();
     }
     axes = *values;

@@ -23,16 +23,24 @@ namespace {
 using ErrorFn = llvm::function_ref<InFlightDiagnostic()>;
 
 /// Reshape's result shape for input `in` and shape operand `spec` (0 copies
-/// the input's dimension unless allowzero, -1 is inferred).
+/// the input's dimension unless allowzero, -1 is inferred). Entries of
+/// `spec` may be unknown (a shape computed at run time): their dimensions
+/// are dynamic, and so is a -1 that cannot be resolved.
 FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
-                                               ArrayRef<int64_t> spec,
+                                               const KnownInts &spec,
                                                bool allowZero,
                                                ErrorFn emitError) {
   SmallVector<int64_t> out;
   int64_t inferred = -1, known = 1;
   bool dynamic = llvm::any_of(in, ShapedType::isDynamic);
+  bool hasZero = false;
   for (size_t i = 0; i < spec.size(); ++i) {
-    int64_t d = spec[i];
+    if (!spec[i]) {
+      out.push_back(ShapedType::kDynamic);
+      dynamic = true;
+      continue;
+    }
+    int64_t d = *spec[i];
     if (d == -1) {
       if (inferred >= 0)
         return emitError() << "has more than one -1";
@@ -42,6 +50,7 @@ FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
     }
     if (d < -1)
       return emitError() << "has an invalid dimension " << d;
+    hasZero |= d == 0;
     if (d == 0 && !allowZero) {
       if (i >= in.size())
         return emitError() << "copies dimension " << uint64_t(i)
@@ -52,10 +61,10 @@ FailureOr<SmallVector<int64_t>> computeReshape(ArrayRef<int64_t> in,
     out.push_back(d);
     if (ShapedType::isDynamic(d))
       dynamic = true;
-    else
-      known *= d;
+    else if (llvm::MulOverflow(known, d, known))
+      return emitError() << "asks for more elements than fit in 64 bits";
   }
-  if (allowZero && inferred >= 0 && llvm::is_contained(spec, 0))
+  if (allowZero && inferred >= 0 && hasZero)
     return emitError() << "has both 0 and -1 with allowzero";
   if (dynamic) {
     if (inferred >= 0)
@@ -143,34 +152,13 @@ LogicalResult checkIndexVector(InferState &s, unsigned i) {
   return success();
 }
 
-/// The result when operand `i`, which decides the result's shape, is not a
-/// constant while verifying: of rank `rank` (if known), all dimensions
-/// dynamic.
-void addUnknownResult(InferState &s, std::optional<int64_t> rank) {
-  if (rank && !ShapedType::isDynamic(*rank))
-    s.addResult(SmallVector<int64_t>(*rank, ShapedType::kDynamic),
-                s.getElementType(0));
-  else
-    s.addResult(UnrankedTensorType::get(s.getElementType(0)));
-}
-
-//===----------------------------------------------------------------------===//
-// Inference and evaluation
-//===----------------------------------------------------------------------===//
-
 LogicalResult inferReshape(InferState &s) {
-  if (failed(checkIndexVector(s, 1)))
+  if (failed(checkIndexVector(s, 1)) ||
+      failed(s.getStaticLength(1, "the result's rank")))
     return failure();
-  std::optional<SmallVector<int64_t>> spec;
-  if (failed(s.getConstantInts(1, spec)))
-    return failure();
-  if (!spec) {
-    addUnknownResult(s, s.getShape(1)[0]);
-    return success();
-  }
-  FailureOr<SmallVector<int64_t>> shape =
-      computeReshape(s.getShape(0), *spec, s.getAttrs().getInt("allowzero"),
-                     [&] { return s.emitOperandError(1); });
+  FailureOr<SmallVector<int64_t>> shape = computeReshape(
+      s.getShape(0), *s.getKnownInts(1), s.getAttrs().getInt("allowzero"),
+      [&] { return s.emitOperandError(1); });
   if (failed(shape))
     return failure();
   s.addResult(*shape, s.getElementType(0));
@@ -179,7 +167,7 @@ LogicalResult inferReshape(InferState &s) {
 
 LogicalResult evalReshape(EvalState &s) {
   FailureOr<SmallVector<int64_t>> shape = computeReshape(
-      s.input(0).getShape(), s.input(1).toInts(),
+      s.input(0).getShape(), toKnownInts(s.input(1).toInts()),
       s.getAttrs().getInt("allowzero"), [&] { return s.emitError(); });
   if (failed(shape))
     return failure();
@@ -208,13 +196,42 @@ LogicalResult evalFlatten(EvalState &s) {
   return success();
 }
 
+/// The dimensions of `in` that are not 1 and not dynamic: those that no
+/// Squeeze can remove.
+SmallVector<int64_t> getNonUnitDims(ArrayRef<int64_t> in) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : in)
+    if (d != 1 && !ShapedType::isDynamic(d))
+      dims.push_back(d);
+  return dims;
+}
+
 LogicalResult inferSqueeze(InferState &s) {
   std::optional<SmallVector<int64_t>> axes;
   if (s.hasOperand(1)) {
-    if (failed(checkIndexVector(s, 1)) || failed(s.getConstantInts(1, axes)))
+    if (failed(checkIndexVector(s, 1)))
       return failure();
+    axes = s.getConstantInts(1);
     if (!axes) {
-      addUnknownResult(s, std::nullopt);
+      FailureOr<int64_t> n = s.getStaticLength(1, "the result's rank");
+      if (failed(n))
+        return failure();
+      int64_t rank = s.getRank(0) - *n;
+      if (rank < 0)
+        return s.emitOperandError(1)
+               << "has " << *n << " axes, more than the rank of "
+               << s.getType(0);
+      // Which dimensions go is known at run time; if exactly the ones that
+      // cannot go are left, they are the result.
+      SmallVector<int64_t> kept = getNonUnitDims(s.getShape(0));
+      if (int64_t(kept.size()) > rank)
+        return s.emitOperandError(1)
+               << "has " << *n << " axes, but only "
+               << int64_t(s.getRank(0) - kept.size()) << " dimensions of "
+               << s.getType(0) << " can be squeezed";
+      if (int64_t(kept.size()) != rank)
+        kept.assign(rank, ShapedType::kDynamic);
+      s.addResult(kept, s.getElementType(0));
       return success();
     }
   }
@@ -242,14 +259,20 @@ LogicalResult evalSqueeze(EvalState &s) {
 }
 
 LogicalResult inferUnsqueeze(InferState &s) {
-  std::optional<SmallVector<int64_t>> axes;
-  if (failed(checkIndexVector(s, 1)) || failed(s.getConstantInts(1, axes)))
+  if (failed(checkIndexVector(s, 1)))
     return failure();
+  std::optional<SmallVector<int64_t>> axes = s.getConstantInts(1);
   if (!axes) {
-    int64_t n = s.getShape(1)[0];
-    addUnknownResult(s, ShapedType::isDynamic(n)
-                            ? std::nullopt
-                            : std::optional(s.getRank(0) + n));
+    FailureOr<int64_t> n = s.getStaticLength(1, "the result's rank");
+    if (failed(n))
+      return failure();
+    // Where the 1s go is known at run time; if every dimension is 1, all
+    // of the result's are.
+    ArrayRef<int64_t> in = s.getShape(0);
+    bool allOnes = llvm::all_of(in, [](int64_t d) { return d == 1; });
+    s.addResult(SmallVector<int64_t>(in.size() + *n,
+                                     allOnes ? 1 : ShapedType::kDynamic),
+                s.getElementType(0));
     return success();
   }
   FailureOr<SmallVector<int64_t>> shape = computeUnsqueeze(
@@ -270,31 +293,55 @@ LogicalResult evalUnsqueeze(EvalState &s) {
   return success();
 }
 
-LogicalResult inferExpand(InferState &s) {
-  std::optional<SmallVector<int64_t>> target;
-  if (failed(checkIndexVector(s, 1)) || failed(s.getConstantInts(1, target)))
-    return failure();
-  if (!target) {
-    int64_t n = s.getShape(1)[0];
-    addUnknownResult(s, ShapedType::isDynamic(n)
-                            ? std::nullopt
-                            : std::optional(std::max(s.getRank(0), n)));
-    return success();
+/// Expand's result shape for an input of shape `in` and a target shape
+/// whose entries may be unknown: numpy broadcasting of the two, where a
+/// dimension the target leaves unknown is the input's unless that is 1 or
+/// dynamic.
+FailureOr<SmallVector<int64_t>> computeExpand(ArrayRef<int64_t> in,
+                                              const KnownInts &target,
+                                              ErrorFn emitError) {
+  size_t rank = std::max(in.size(), target.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Aligned from the end; 1 where a side has no such dimension.
+    std::optional<int64_t> t = 1;
+    if (i + target.size() >= rank)
+      t = target[i + target.size() - rank];
+    int64_t d = i + in.size() >= rank ? in[i + in.size() - rank] : 1;
+    if (t && *t < 0)
+      return emitError() << "has a negative dimension " << *t;
+    if (!t) {
+      out[i] = d == 1 || ShapedType::isDynamic(d) ? ShapedType::kDynamic : d;
+    } else if (ShapedType::isDynamic(d)) {
+      out[i] = *t == 1 ? ShapedType::kDynamic : *t;
+    } else if (d == *t || *t == 1 || d == 1) {
+      out[i] = d == 1 ? *t : d;
+    } else {
+      return emitError() << "dimension " << *t << " does not broadcast with "
+                         << d;
+    }
   }
-  std::optional<SmallVector<int64_t>> shape =
-      broadcastShapes(s.getShape(0), *target);
-  if (!shape || llvm::any_of(*target, [](int64_t d) { return d < 0; }))
-    return s.emitOperandError(1)
-           << "is not a shape that " << s.getType(0) << " broadcasts with";
+  return out;
+}
+
+LogicalResult inferExpand(InferState &s) {
+  if (failed(checkIndexVector(s, 1)) ||
+      failed(s.getStaticLength(1, "the result's rank")))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = computeExpand(
+      s.getShape(0), *s.getKnownInts(1), [&] { return s.emitOperandError(1); });
+  if (failed(shape))
+    return failure();
   s.addResult(*shape, s.getElementType(0));
   return success();
 }
 
 LogicalResult evalExpand(EvalState &s) {
-  std::optional<SmallVector<int64_t>> shape =
-      broadcastShapes(s.input(0).getShape(), s.input(1).toInts());
-  if (!shape)
-    return s.emitError() << "shape does not broadcast with the input";
+  FailureOr<SmallVector<int64_t>> shape =
+      computeExpand(s.input(0).getShape(), toKnownInts(s.input(1).toInts()),
+                    [&] { return s.emitError() << "shape "; });
+  if (failed(shape))
+    return failure();
   s.addOutput(broadcastTo(s.input(0), *shape));
   return success();
 }
@@ -399,33 +446,48 @@ const ValueSpec unsqueezeResults[] = {{"expanded"}};
 const ValueSpec expandOperands[] = {{"input"}, {"shape"}};
 const ValueSpec expandResults[] = {{"output"}};
 
+/// A reshape-like op keeps its input's values in order.
+std::optional<KnownInts> knownIntsOfInput(Operation *op, unsigned depth) {
+  return getKnownInts(op->getOperand(0), depth);
+}
+
 const OpDef reshapeDefs[] = {
-    {{"onnx.Reshape", reshapeOperands, reshapeResults, reshapeAttrs,
-      OpTrait::Pure},
-     inferReshape,
-     evalReshape,
-     foldNoOp,
-     addReshapePatterns},
-    {{"onnx.Flatten", flattenOperands, flattenResults, flattenAttrs,
-      OpTrait::Pure},
-     inferFlatten,
-     evalFlatten,
-     foldNoOp,
-     addFlattenPatterns},
-    {{"onnx.Squeeze", squeezeOperands, squeezeResults, {}, OpTrait::Pure},
-     inferSqueeze,
-     evalSqueeze,
-     foldNoOp,
-     addSqueezePatterns},
-    {{"onnx.Unsqueeze", unsqueezeOperands, unsqueezeResults, {}, OpTrait::Pure},
-     inferUnsqueeze,
-     evalUnsqueeze,
-     foldNoOp,
-     addUnsqueezePatterns},
-    {{"onnx.Expand", expandOperands, expandResults, {}, OpTrait::Pure},
-     inferExpand,
-     evalExpand,
-     foldNoOp},
+    {.schema = {"onnx.Reshape", reshapeOperands, reshapeResults, reshapeAttrs,
+                OpTrait::Pure},
+     .infer = inferReshape,
+     .evaluate = evalReshape,
+     .fold = foldNoOp,
+     .canonicalize = addReshapePatterns,
+     .knownInts = knownIntsOfInput},
+    {.schema = {"onnx.Flatten", flattenOperands, flattenResults, flattenAttrs,
+                OpTrait::Pure},
+     .infer = inferFlatten,
+     .evaluate = evalFlatten,
+     .fold = foldNoOp,
+     .canonicalize = addFlattenPatterns,
+     .knownInts = knownIntsOfInput},
+    {.schema =
+         {"onnx.Squeeze", squeezeOperands, squeezeResults, {}, OpTrait::Pure},
+     .infer = inferSqueeze,
+     .evaluate = evalSqueeze,
+     .fold = foldNoOp,
+     .canonicalize = addSqueezePatterns,
+     .knownInts = knownIntsOfInput},
+    {.schema = {"onnx.Unsqueeze",
+                unsqueezeOperands,
+                unsqueezeResults,
+                {},
+                OpTrait::Pure},
+     .infer = inferUnsqueeze,
+     .evaluate = evalUnsqueeze,
+     .fold = foldNoOp,
+     .canonicalize = addUnsqueezePatterns,
+     .knownInts = knownIntsOfInput},
+    {.schema =
+         {"onnx.Expand", expandOperands, expandResults, {}, OpTrait::Pure},
+     .infer = inferExpand,
+     .evaluate = evalExpand,
+     .fold = foldNoOp},
 };
 
 } // namespace

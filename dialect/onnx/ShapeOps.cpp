@@ -104,6 +104,18 @@ LogicalResult evalShape(EvalState &s) {
   return success();
 }
 
+/// Shape of a partially static tensor: its static dimensions are known.
+std::optional<KnownInts> knownIntsOfShape(Operation *op, unsigned) {
+  auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!type)
+    return std::nullopt;
+  auto [start, end] = getShapeRange(OpAttrs(op), type.getRank());
+  KnownInts known;
+  for (int64_t d : type.getShape().slice(start, end - start))
+    known.push_back(ShapedType::isDynamic(d) ? std::nullopt : std::optional(d));
+  return known;
+}
+
 OpFoldResult foldShape(Operation *op, ArrayRef<Attribute>) {
   auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   if (!type)
@@ -162,21 +174,18 @@ LogicalResult inferConstantOfShape(InferState &s) {
            << "must hold one element of a supported type, got " << value;
   Type elementType =
       value ? value.getElementType() : Type(FloatType::getF32(s.getContext()));
-  std::optional<SmallVector<int64_t>> shape;
-  if (failed(s.getConstantInts(0, shape)))
+  if (failed(s.getStaticLength(0, "the result's rank")))
     return failure();
-  if (!shape) {
-    int64_t rank = s.getShape(0)[0];
-    if (ShapedType::isDynamic(rank))
-      s.addResult(UnrankedTensorType::get(elementType));
-    else
-      s.addResult(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                  elementType);
-    return success();
+  SmallVector<int64_t> shape;
+  // Kept in a local: a range-for over `*temporary` would read a
+  // destroyed optional.
+  std::optional<KnownInts> known = s.getKnownInts(0);
+  for (std::optional<int64_t> d : *known) {
+    if (d && *d < 0)
+      return s.emitOperandError(0) << "has a negative dimension " << *d;
+    shape.push_back(d ? *d : ShapedType::kDynamic);
   }
-  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
-    return s.emitOperandError(0) << "has a negative dimension";
-  s.addResult(*shape, elementType);
+  s.addResult(shape, elementType);
   return success();
 }
 
@@ -217,9 +226,7 @@ LogicalResult inferRange(InferState &s) {
     DenseElementsAttr attr = s.getConstant(i);
     std::optional<Tensor> t = attr ? Tensor::fromAttr(attr) : std::nullopt;
     if (!t) {
-      std::optional<SmallVector<int64_t>> unused;
-      if (failed(s.getConstantInts(i, unused)))
-        return failure();
+      // The length is known at run time.
       s.addResult({ShapedType::kDynamic}, s.getElementType(0));
       return success();
     }
@@ -272,9 +279,6 @@ LogicalResult inferDropout(InferState &s) {
     if (mode && mode.getNumElements() == 1 && !mode.getIntValue(0).isZero())
       return s.emitOperandError(2)
              << "is true: only inference mode is supported";
-    std::optional<SmallVector<int64_t>> unused;
-    if (!mode && failed(s.getConstantInts(2, unused)))
-      return failure();
   }
   if (s.hasOperand(1) && failed(s.checkFloat(1)))
     return failure();
@@ -295,11 +299,18 @@ LogicalResult evalDropout(EvalState &s) {
   return success();
 }
 
-/// In inference mode Dropout is the identity and its mask all true.
+/// In inference mode Dropout is the identity and its mask all true. A
+/// training_mode known only at run time stays for the evaluator to check.
 LogicalResult removeDropout(Operation *op, PatternRewriter &rewriter) {
   Value data = op->getOperand(0);
   if (!haveSameType(data, op->getResult(0)))
     return failure();
+  if (op->getNumOperands() > 2 && !isNoValue(op->getOperand(2))) {
+    std::optional<SmallVector<int64_t>> mode =
+        getConstantInts(op->getOperand(2));
+    if (!mode || llvm::any_of(*mode, [](int64_t m) { return m != 0; }))
+      return failure();
+  }
   if (op->getNumResults() > 1 && !op->getResult(1).use_empty()) {
     auto type = dyn_cast<RankedTensorType>(op->getResult(1).getType());
     if (!type || !type.hasStaticShape())
@@ -330,10 +341,12 @@ const OpDef shapeOpDefs[] = {
      nullptr,
      printConstant,
      parseConstant},
-    {{"onnx.Shape", shapeOperands, shapeResults, shapeAttrs, OpTrait::Pure},
-     inferShape,
-     evalShape,
-     foldShape},
+    {.schema = {"onnx.Shape", shapeOperands, shapeResults, shapeAttrs,
+                OpTrait::Pure},
+     .infer = inferShape,
+     .evaluate = evalShape,
+     .fold = foldShape,
+     .knownInts = knownIntsOfShape},
     {{"onnx.Size", shapeOperands, sizeResults, {}, OpTrait::Pure},
      inferSize,
      evalSize,

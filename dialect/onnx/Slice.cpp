@@ -85,8 +85,67 @@ computeSlice(ArrayRef<int64_t> shape, ArrayRef<int64_t> starts,
   return p;
 }
 
+/// Slice's result when some of starts, ends, axes and steps are known only
+/// at run time: the rank is the data's; a dimension no axis names keeps its
+/// size; a sliced one is known where its start, end and step are.
+LogicalResult inferPartialSlice(InferState &s) {
+  SmallVector<int64_t> shape(s.getShape(0));
+  int64_t rank = shape.size();
+  std::optional<KnownInts> known[5];
+  std::optional<int64_t> length;
+  for (unsigned i = 1; i < s.getNumOperands() && i < 5; ++i) {
+    if (!s.hasOperand(i))
+      continue;
+    known[i] = s.getKnownInts(i);
+    if (!known[i])
+      continue;
+    if (length && *length != int64_t(known[i]->size()))
+      return s.emitError()
+             << "starts, ends, axes and steps must have the same length";
+    length = known[i]->size();
+  }
+  std::optional<SmallVector<int64_t>> axes;
+  if (known[3])
+    axes = getAllKnown(*known[3]);
+  else if (!s.hasOperand(3) && length) {
+    axes.emplace();
+    for (int64_t i = 0; i < *length; ++i)
+      axes->push_back(i);
+  }
+  if (!axes || !known[1] || !known[2] || (s.hasOperand(4) && !known[4])) {
+    // Which dimensions are sliced is known at run time.
+    s.addResult(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                s.getElementType(0));
+    return success();
+  }
+  for (auto [i, axis] : llvm::enumerate(*axes)) {
+    if (failed(s.normalizeAxis(axis, rank, "axis")))
+      return failure();
+    std::optional<int64_t> start = (*known[1])[i], end = (*known[2])[i];
+    std::optional<int64_t> step = known[4] ? (*known[4])[i] : 1;
+    if (step && *step == 0)
+      return s.emitError() << "step must not be 0";
+    int64_t dim = shape[axis];
+    if (!start || !end || !step || ShapedType::isDynamic(dim)) {
+      shape[axis] = ShapedType::kDynamic;
+      continue;
+    }
+    // One axis whose parameters are all known: the full computation.
+    SmallVector<int64_t> one = {dim};
+    FailureOr<SliceParams> p =
+        computeSlice(one, {*start}, {*end}, std::nullopt,
+                     ArrayRef<int64_t>{*step}, [&] { return s.emitError(); });
+    if (failed(p))
+      return failure();
+    shape[axis] = p->count[0];
+  }
+  s.addResult(shape, s.getElementType(0));
+  return success();
+}
+
 LogicalResult inferSlice(InferState &s) {
   SmallVector<std::optional<SmallVector<int64_t>>, 4> values(5);
+  bool allKnown = true;
   for (unsigned i = 1; i < s.getNumOperands(); ++i) {
     if (!s.hasOperand(i))
       continue;
@@ -94,14 +153,11 @@ LogicalResult inferSlice(InferState &s) {
     if (s.getRank(i) != 1 || (t != ElementType::I64 && t != ElementType::I32))
       return s.emitOperandError(i)
              << "must be a 1-D tensor of i32 or i64, got " << s.getType(i);
-    if (failed(s.getConstantInts(i, values[i])))
-      return failure();
-    if (!values[i]) {
-      s.addResult(SmallVector<int64_t>(s.getRank(0), ShapedType::kDynamic),
-                  s.getElementType(0));
-      return success();
-    }
+    values[i] = s.getConstantInts(i);
+    allKnown &= values[i].has_value();
   }
+  if (!allKnown)
+    return inferPartialSlice(s);
   auto optional = [&](unsigned i) -> std::optional<ArrayRef<int64_t>> {
     if (!values[i])
       return std::nullopt;
@@ -170,11 +226,44 @@ OpFoldResult foldSlice(Operation *op, ArrayRef<Attribute>) {
   return data;
 }
 
+/// A constant Slice of a partially known vector (Shape(x)[1:]) picks what
+/// is known of the entries it keeps.
+std::optional<KnownInts> knownIntsOfSlice(Operation *op, unsigned depth) {
+  std::optional<KnownInts> data = getKnownInts(op->getOperand(0), depth);
+  if (!data || cast<ShapedType>(op->getOperand(0).getType()).getRank() != 1)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> params[5];
+  for (unsigned i = 1; i < op->getNumOperands(); ++i) {
+    if (isNoValue(op->getOperand(i)))
+      continue;
+    params[i] = getConstantInts(op->getOperand(i));
+    if (!params[i])
+      return std::nullopt;
+  }
+  auto optional = [&](unsigned i) -> std::optional<ArrayRef<int64_t>> {
+    if (!params[i])
+      return std::nullopt;
+    return ArrayRef<int64_t>(*params[i]);
+  };
+  ScopedDiagnosticCollector silence(op->getContext());
+  SmallVector<int64_t> shape = {int64_t(data->size())};
+  FailureOr<SliceParams> p =
+      computeSlice(shape, *params[1], *params[2], optional(3), optional(4),
+                   [&] { return op->emitOpError(); });
+  if (failed(p))
+    return std::nullopt;
+  KnownInts result;
+  for (int64_t i = 0; i < p->count[0]; ++i)
+    result.push_back((*data)[p->start[0] + i * p->step[0]]);
+  return result;
+}
+
 const OpDef sliceDef = {
-    {"onnx.Slice", sliceOperands, sliceResults, {}, OpTrait::Pure},
-    inferSlice,
-    evalSlice,
-    foldSlice,
+    .schema = {"onnx.Slice", sliceOperands, sliceResults, {}, OpTrait::Pure},
+    .infer = inferSlice,
+    .evaluate = evalSlice,
+    .fold = foldSlice,
+    .knownInts = knownIntsOfSlice,
 };
 
 } // namespace

@@ -61,23 +61,23 @@ const ValueSpec tileResults[] = {{"output"}};
 LogicalResult inferTile(InferState &s) {
   if (failed(checkIndexVector(s, 1)))
     return failure();
-  std::optional<SmallVector<int64_t>> repeats;
-  if (failed(s.getConstantInts(1, repeats)))
-    return failure();
   SmallVector<int64_t> shape(s.getShape(0));
-  if (!repeats) {
-    std::fill(shape.begin(), shape.end(), ShapedType::kDynamic);
-    s.addResult(shape, s.getElementType(0));
-    return success();
-  }
-  if (repeats->size() != shape.size())
+  std::optional<KnownInts> repeats = s.getKnownInts(1);
+  if (repeats && repeats->size() != shape.size())
     return s.emitOperandError(1)
            << "must have one entry per dimension of " << s.getType(0);
   for (size_t d = 0; d < shape.size(); ++d) {
-    if ((*repeats)[d] < 0)
+    std::optional<int64_t> r = repeats ? (*repeats)[d] : std::nullopt;
+    if (r && *r < 0)
       return s.emitOperandError(1) << "has a negative repeat count";
-    if (!ShapedType::isDynamic(shape[d]))
-      shape[d] *= (*repeats)[d];
+    // An empty dimension stays empty however often it is repeated.
+    if (shape[d] == 0)
+      continue;
+    if (!r || ShapedType::isDynamic(shape[d]))
+      shape[d] = r && *r == 0 ? 0 : ShapedType::kDynamic;
+    else if (llvm::MulOverflow(shape[d], *r, shape[d]))
+      return s.emitOperandError(1)
+             << "makes dimension " << int64_t(d) << " overflow 64 bits";
   }
   s.addResult(shape, s.getElementType(0));
   return success();
@@ -112,9 +112,10 @@ const StringRef padModes[] = {"constant", "reflect", "edge", "wrap"};
 const AttrSpec padAttrs[] = {stringAttr("mode", "constant", padModes)};
 
 /// The begin and end pads of every dimension, from the pads and axes
-/// operands.
-FailureOr<SmallVector<int64_t>>
-expandPads(ArrayRef<int64_t> pads, std::optional<ArrayRef<int64_t>> axes,
+/// operands (pads may be partially known at compile time).
+template <typename T>
+FailureOr<SmallVector<T>>
+expandPads(ArrayRef<T> pads, std::optional<ArrayRef<int64_t>> axes,
            int64_t rank, llvm::function_ref<InFlightDiagnostic()> emitError) {
   SmallVector<int64_t> allAxes;
   if (axes) {
@@ -132,7 +133,7 @@ expandPads(ArrayRef<int64_t> pads, std::optional<ArrayRef<int64_t>> axes,
   if (pads.size() != 2 * n)
     return emitError() << "pads must have " << uint64_t(2 * n)
                        << " entries, got " << uint64_t(pads.size());
-  SmallVector<int64_t> result(2 * rank, 0);
+  SmallVector<T> result(2 * rank, T(0));
   for (size_t i = 0; i < n; ++i) {
     result[allAxes[i]] = pads[i];
     result[rank + allAxes[i]] = pads[n + i];
@@ -148,25 +149,41 @@ LogicalResult inferPad(InferState &s) {
        s.getType(2).getNumElements() != 1))
     return s.emitOperandError(2) << "must be a scalar of the data's type";
   int64_t rank = s.getRank(0);
-  std::optional<SmallVector<int64_t>> pads, axes;
-  if (failed(s.getConstantInts(1, pads)) ||
-      (s.hasOperand(3) && failed(s.getConstantInts(3, axes))))
-    return failure();
-  if (!pads || (s.hasOperand(3) && !axes)) {
+  std::optional<SmallVector<int64_t>> axes;
+  if (s.hasOperand(3)) {
+    axes = s.getConstantInts(3);
+    if (!axes) {
+      // Which dimensions are padded is known at run time.
+      s.addResult(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                  s.getElementType(0));
+      return success();
+    }
+  }
+  std::optional<KnownInts> pads = s.getKnownInts(1);
+  if (!pads) {
     s.addResult(SmallVector<int64_t>(rank, ShapedType::kDynamic),
                 s.getElementType(0));
     return success();
   }
-  FailureOr<SmallVector<int64_t>> all =
-      expandPads(*pads, axes ? std::optional(ArrayRef(*axes)) : std::nullopt,
-                 rank, [&] { return s.emitError(); });
+  FailureOr<SmallVector<std::optional<int64_t>>> all =
+      expandPads(ArrayRef<std::optional<int64_t>>(*pads),
+                 axes ? std::optional(ArrayRef(*axes)) : std::nullopt, rank,
+                 [&] { return s.emitError(); });
   if (failed(all))
     return failure();
   SmallVector<int64_t> shape(s.getShape(0));
   for (int64_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> begin = (*all)[d], end = (*all)[rank + d];
     if (ShapedType::isDynamic(shape[d]))
       continue;
-    shape[d] += (*all)[d] + (*all)[rank + d];
+    if (!begin || !end) {
+      shape[d] = ShapedType::kDynamic;
+      continue;
+    }
+    if (llvm::AddOverflow(shape[d], *begin, shape[d]) ||
+        llvm::AddOverflow(shape[d], *end, shape[d]))
+      return s.emitOperandError(1)
+             << "makes dimension " << d << " overflow 64 bits";
     if (shape[d] < 0)
       return s.emitOperandError(1)
              << "removes more than dimension " << d << " has";
@@ -181,8 +198,9 @@ LogicalResult evalPad(EvalState &s) {
   SmallVector<int64_t> axes;
   if (s.hasInput(3))
     axes = s.input(3).toInts();
+  SmallVector<int64_t> padValues = s.input(1).toInts();
   FailureOr<SmallVector<int64_t>> pads =
-      expandPads(s.input(1).toInts(),
+      expandPads(ArrayRef(padValues),
                  s.hasInput(3) ? std::optional(ArrayRef(axes)) : std::nullopt,
                  rank, [&] { return s.emitError(); });
   if (failed(pads))

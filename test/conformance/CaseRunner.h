@@ -31,7 +31,9 @@ struct CaseResult {
   /// The first diagnostic or mismatch, for a human.
   std::string detail;
   /// Whether the case's shape-like inputs were imported as constants
-  /// because an op needed their values.
+  /// because lowering needed static shapes (Vulkan only, until lowering
+  /// takes symbolic dimensions). Such a pass does not count toward the
+  /// target.
   bool shapeInputsAsConstants = false;
 };
 

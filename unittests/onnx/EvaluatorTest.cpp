@@ -416,10 +416,11 @@ TEST_F(EvaluatorTest, InferenceErrorsNameOpOperandAndReason) {
             "'onnx.MatMul' op cannot multiply tensor<2x3xf32> by "
             "tensor<4x2xf32>: inner dimensions differ (3 and 4)");
   EXPECT_EQ(inferError("onnx.Reshape",
-                       {f32({2, 3}), RankedTensorType::get(
-                                         {2}, IntegerType::get(&ctx, 64))}),
-            "'onnx.Reshape' op operand 'shape' must be a constant to infer "
-            "the result shape");
+                       {f32({2, 3}),
+                        RankedTensorType::get({ShapedType::kDynamic},
+                                              IntegerType::get(&ctx, 64))}),
+            "'onnx.Reshape' op operand 'shape' must have a static length, "
+            "which gives the result's rank, got tensor<?xi64>");
   EXPECT_EQ(inferError("onnx.Softmax", {f32({2})}, {attr("axis", i(1))}),
             "'onnx.Softmax' op axis 1 is out of range for rank 1");
   EXPECT_EQ(inferError("onnx.Sqrt", {RankedTensorType::get(
@@ -437,6 +438,14 @@ TEST_F(EvaluatorTest, InferenceErrorsNameOpOperandAndReason) {
       UnknownLoc::get(&ctx));
   ASSERT_TRUE(succeeded(types));
   EXPECT_EQ((*types)[0], f32({ShapedType::kDynamic, 3}));
+  // A shape operand known only at run time: the rank from its length.
+  types = inferResultTypes(
+      &ctx, "onnx.Reshape",
+      {f32({2, 3}), RankedTensorType::get({3}, IntegerType::get(&ctx, 64))}, {},
+      {}, UnknownLoc::get(&ctx));
+  ASSERT_TRUE(succeeded(types));
+  int64_t dyn = ShapedType::kDynamic;
+  EXPECT_EQ((*types)[0], f32({dyn, dyn, dyn}));
 }
 
 TEST_F(EvaluatorTest, SchemasDescribeOps) {

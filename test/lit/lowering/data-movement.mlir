@@ -268,9 +268,9 @@ func.func @main(%start: tensor<f32>, %limit: tensor<f32>) -> tensor<10xf32> {
 // CHECK-SAME: y.d[i] = uvec2(24u, 0u);
 // CHECK: gpu.kernel @fill_2(write)
 // CHECK-SAME: y.d[i] = uint8_t(253u);
-func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<2xi64>, tensor<i64>, tensor<2x3xi8>) {
+func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<2xi64>, tensor<i64>, tensor<3x4xi8>) {
   %0 = "onnx.Shape"(%x) {start = 1 : si64} : (tensor<2x3x4xf32>) -> tensor<2xi64>
   %1 = "onnx.Size"(%x) : (tensor<2x3x4xf32>) -> tensor<i64>
-  %2 = "onnx.ConstantOfShape"(%0) {value = dense<-3> : tensor<1xi8>} : (tensor<2xi64>) -> tensor<2x3xi8>
-  return %0, %1, %2 : tensor<2xi64>, tensor<i64>, tensor<2x3xi8>
+  %2 = "onnx.ConstantOfShape"(%0) {value = dense<-3> : tensor<1xi8>} : (tensor<2xi64>) -> tensor<3x4xi8>
+  return %0, %1, %2 : tensor<2xi64>, tensor<i64>, tensor<3x4xi8>
 }
