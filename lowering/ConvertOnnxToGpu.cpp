@@ -18,6 +18,7 @@
 #include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpDef.h"
 
 #include "ir/Block.h"
 #include "ir/BuiltinOps.h"
@@ -100,6 +101,16 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
         !op->getResult(1).use_empty())
       return op->emitOpError("mask result cannot be lowered (inference mode "
                              "has no use for it)");
+    // Only inference mode runs on the GPU: a training_mode known only at
+    // run time might ask for the other.
+    if (name == "onnx.Dropout" && op->getNumOperands() > 2 &&
+        !onnx::isNoValue(op->getOperand(2))) {
+      std::optional<SmallVector<int64_t>> mode =
+          onnx::getConstantInts(op->getOperand(2));
+      if (!mode || llvm::any_of(*mode, [](int64_t m) { return m != 0; }))
+        return op->emitOpError("operand 'training_mode' must be a constant "
+                               "false to lower the op to GPU kernels");
+    }
     Value view = ctx.getView(op->getOperand(0));
     if (!view)
       return failure();

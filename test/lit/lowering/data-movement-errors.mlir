@@ -11,6 +11,17 @@ func.func @main(%x: tensor<5x7xf32>, %s: tensor<1xi64>) -> tensor<3x7xf32> {
 
 // -----
 
+// Only inference mode runs on the GPU: a training_mode known only at run
+// time is refused rather than assumed false.
+func.func @main(%x: tensor<4xf32>, %mode: tensor<i1>) -> tensor<4xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Dropout' op operand 'training_mode' must be a constant false to lower the op to GPU kernels}}
+  %0:2 = "onnx.Dropout"(%x, %none, %mode) : (tensor<4xf32>, none, tensor<i1>) -> (tensor<4xf32>, tensor<4xi1>)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
 // A tensor larger than one binding can hold is not split yet.
 func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   // expected-error @+1 {{'onnx.Transpose' op operand #0 of type tensor<64x64xf32> takes 16384 bytes, more than one binding can hold on the target (1024); splitting it is not implemented}}
