@@ -2,6 +2,7 @@
 #include "ir/ContextImpl.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace onyx {
 
@@ -39,6 +40,42 @@ unsigned getElementByteSize(Type type) {
   if (bits <= 8)
     return 1;
   return llvm::PowerOf2Ceil((bits + 7) / 8);
+}
+
+std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0)
+      return std::nullopt;
+    std::optional<int64_t> product = llvm::checkedMul(n, d);
+    if (!product)
+      return std::nullopt;
+    n = *product;
+  }
+  return n;
+}
+
+std::optional<int64_t> getCheckedNumBytes(int64_t numElements,
+                                          Type elementType) {
+  if (numElements < 0)
+    return std::nullopt;
+  return llvm::checkedMul(numElements,
+                          int64_t(getElementByteSize(elementType)));
+}
+
+bool hasRepresentableSize(ShapedType type) {
+  if (!type.hasRank())
+    return true;
+  SmallVector<int64_t, 4> staticDims;
+  for (int64_t d : type.getShape()) {
+    if (ShapedType::isDynamic(d))
+      continue;
+    if (d < 0)
+      return false;
+    staticDims.push_back(d);
+  }
+  std::optional<int64_t> n = getCheckedNumElements(staticDims);
+  return n && getCheckedNumBytes(*n, type.getElementType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 namespace llvm {
 class raw_ostream;
@@ -185,6 +186,21 @@ public:
 
 /// Bytes one element of `type` occupies in a dense buffer (i1 takes a byte).
 unsigned getElementByteSize(Type type);
+
+/// The product of `dims`; nullopt if one is negative or dynamic, or if the
+/// product does not fit in int64. Sizes computed from dims that a user
+/// controls (a model's shapes, the values of a shape operand) go through
+/// this and getCheckedNumBytes, never through a plain product.
+std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> dims);
+/// `numElements` elements of `elementType` in bytes; nullopt if negative or
+/// it does not fit in int64.
+std::optional<int64_t> getCheckedNumBytes(int64_t numElements,
+                                          Type elementType);
+/// Whether the data of a tensor of `type` can be sized at all: no static
+/// dimension is negative, and the product of the static ones, in bytes,
+/// fits in int64 (so that every size the compiler and the runtimes compute
+/// from it does). Dynamic dimensions are checked where they get a value.
+bool hasRepresentableSize(ShapedType type);
 
 } // namespace onyx
 

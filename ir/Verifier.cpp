@@ -64,6 +64,7 @@ private:
   /// walked, which they are not once the op's own invariants fail since
   /// nested verifiers may rely on their parent being valid.
   bool enterOp(Operation &op);
+  LogicalResult verifyTypeSizes(Operation &op);
   LogicalResult verifyOwnInvariants(Operation &op);
   LogicalResult verifyRegistration(Operation &op);
   LogicalResult verifySymbol(Operation &op);
@@ -219,6 +220,8 @@ bool Verifier::enterOp(Operation &op) {
       return false;
     }
   }
+  if (failed(verifyTypeSizes(op)))
+    return false;
   if (failed(verifyOwnInvariants(op)))
     return false;
   // Neither misplaced operands nor clashing symbols make nested ops unsafe
@@ -227,6 +230,30 @@ bool Verifier::enterOp(Operation &op) {
   if (op.hasTrait(OpTrait::SymbolTable))
     (void)verifyUniqueSymbols(op);
   return true;
+}
+
+/// Sizes are computed from tensor types everywhere (folding, buffer
+/// planning, allocation): a type whose size overflows int64 is refused here
+/// once, so that none of them needs to guard a plain product.
+LogicalResult Verifier::verifyTypeSizes(Operation &op) {
+  for (OpResult result : op.getResults()) {
+    auto shaped = dyn_cast<ShapedType>(result.getType());
+    if (shaped && !hasRepresentableSize(shaped))
+      return fail(op.emitOpError()
+                  << "result #" << result.getResultNumber() << " has type "
+                  << shaped << ", whose size in bytes does not fit in 64 bits");
+  }
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments()) {
+        auto shaped = dyn_cast<ShapedType>(arg.getType());
+        if (shaped && !hasRepresentableSize(shaped))
+          return fail(op.emitOpError()
+                      << "block argument #" << arg.getArgNumber()
+                      << " has type " << shaped
+                      << ", whose size in bytes does not fit in 64 bits");
+      }
+  return success();
 }
 
 LogicalResult Verifier::verifyOwnInvariants(Operation &op) {

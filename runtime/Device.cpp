@@ -127,6 +127,17 @@ Buffer::~Buffer() {
     api.vkFreeMemory(device.getHandle(), memory, nullptr);
 }
 
+uint64_t Device::getDeviceLocalHeapSize() const {
+  uint64_t local = 0, any = 0;
+  for (uint32_t i = 0; i < memoryProperties.memoryHeapCount; ++i) {
+    const VkMemoryHeap &heap = memoryProperties.memoryHeaps[i];
+    any = std::max<uint64_t>(any, heap.size);
+    if (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      local = std::max<uint64_t>(local, heap.size);
+  }
+  return local ? local : any;
+}
+
 FailureOr<std::unique_ptr<Buffer>>
 Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
   std::unique_ptr<Buffer> result(new Buffer(*this));

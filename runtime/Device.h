@@ -56,6 +56,9 @@ public:
   Device &operator=(const Device &) = delete;
 
   const DeviceInfo &getInfo() const { return info; }
+  /// The size of the largest device-local memory heap (of the largest heap
+  /// if none is device-local): the default memory budget of a module.
+  uint64_t getDeviceLocalHeapSize() const;
   const gpu::TargetDesc &getTarget() const { return info.target; }
   const VulkanApi &getApi() const { return api; }
   Context *getContext() const { return instance.getContext(); }

@@ -36,7 +36,8 @@ FailureOr<std::unique_ptr<Executable>>
 Executable::load(const Device &device, ModuleOp module,
                  const LoadOptions &options) {
   FailureOr<FuncOp> func = findFunction(module, options.function);
-  if (failed(func) || failed(validateModule(module, *func, device)))
+  if (failed(func) ||
+      failed(validateModule(module, *func, device, options.maxMemory)))
     return failure();
   std::unique_ptr<Executable> exe(new Executable(device, *func));
   if (failed(exe->createBuffers()) || failed(exe->uploadWeights()) ||

@@ -49,6 +49,10 @@ struct LoadOptions {
   std::string function;
   /// Time each dispatch with device timestamps.
   bool profile = false;
+  /// The most bytes the module's buffers (arena and weights) may take
+  /// together, checked before anything is allocated; 0 for the device's
+  /// device-local heap size.
+  uint64_t maxMemory = 0;
 };
 
 struct DispatchTiming {

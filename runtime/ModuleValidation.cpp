@@ -56,7 +56,10 @@ static LogicalResult validateKernel(gpu::KernelOp kernel,
 }
 
 /// The ops of the function body, its arguments and its results.
-static LogicalResult validateFunction(FuncOp func, const Device &device) {
+static LogicalResult validateFunction(FuncOp func, const Device &device,
+                                      uint64_t maxMemory) {
+  uint64_t budget = maxMemory ? maxMemory : device.getDeviceLocalHeapSize();
+  uint64_t total = 0;
   if (func.isExternal())
     return func.emitOpError("has no body to run");
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
@@ -75,6 +78,20 @@ static LogicalResult validateFunction(FuncOp func, const Device &device) {
                << "needs " << size << " bytes, more than device '"
                << device.getInfo().name << "' allocates at once ("
                << device.getInfo().maxMemoryAllocationSize << ")";
+      // Checked before anything is allocated: the sum of all buffers.
+      if (size > budget || total > budget - size)
+        return buffer.emitOpError()
+               << "("
+               << (buffer.getKind() == gpu::BufferKind::Weights ? "weights"
+                                                                : "arena")
+               << ") needs " << size << " bytes; with the " << total
+               << " bytes of the buffers before it, that exceeds the memory "
+                  "budget of "
+               << budget << " bytes ("
+               << (maxMemory ? "--max-memory"
+                             : "the device's device-local heap")
+               << ")";
+      total += size;
       continue;
     }
     // gpu.allocs the compiler left are placed by the runtime for each run.
@@ -94,8 +111,8 @@ static LogicalResult validateFunction(FuncOp func, const Device &device) {
   return success();
 }
 
-LogicalResult validateModule(ModuleOp module, FuncOp func,
-                             const Device &device) {
+LogicalResult validateModule(ModuleOp module, FuncOp func, const Device &device,
+                             uint64_t maxMemory) {
   if (failed(onyx::verify(module)))
     return failure();
   for (Operation &op : *module.getBody()) {
@@ -120,7 +137,7 @@ LogicalResult validateModule(ModuleOp module, FuncOp func,
       diag.attachNote() << reason;
     return failure();
   }
-  return validateFunction(func, device);
+  return validateFunction(func, device, maxMemory);
 }
 
 } // namespace onyx::runtime

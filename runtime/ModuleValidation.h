@@ -21,7 +21,9 @@ class Device;
 /// function, or else @main. Reports at the module's location if absent.
 FailureOr<FuncOp> findFunction(ModuleOp module, StringRef name);
 
-LogicalResult validateModule(ModuleOp module, FuncOp func,
-                             const Device &device);
+/// `maxMemory` bounds the bytes of the function's buffers (arena and
+/// weights) together; 0 for the device's device-local heap size.
+LogicalResult validateModule(ModuleOp module, FuncOp func, const Device &device,
+                             uint64_t maxMemory = 0);
 
 } // namespace onyx::runtime

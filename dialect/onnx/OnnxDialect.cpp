@@ -72,7 +72,18 @@ runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
                    resultCountHint, operands);
   if (failed(def.infer(state)))
     return failure();
-  return state.takeResults();
+  // A shape from operand values or attributes (Tile's repeats, Expand's
+  // shape, ConstantOfShape's input) may be too large to exist; refused
+  // here for every op, before anything sizes or allocates it.
+  SmallVector<Type> results = state.takeResults();
+  for (auto [i, type] : llvm::enumerate(results)) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (shaped && !hasRepresentableSize(shaped))
+      return emitError(loc) << "'" << schema.name << "' op result #"
+                            << uint64_t(i) << " would have type " << type
+                            << ", whose size in bytes does not fit in 64 bits";
+  }
+  return results;
 }
 
 FailureOr<SmallVector<Type>>

@@ -35,6 +35,8 @@ struct Options {
   unsigned benchmarkRuns = 0;
   bool profile = false;
   std::string vulkanLoader;
+  /// --max-memory in bytes; 0 for each backend's default.
+  uint64_t maxMemory = 0;
   // --generate: decode this many tokens after the prompt.
   unsigned generate = 0;
   std::string promptIds;

@@ -33,6 +33,7 @@
 #include "ir/Context.h"
 #include "ir/SourceMgrDiagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -67,6 +68,23 @@ Examples:
   onyx-run --list-devices
   onyx-run decoder.onnx --generate=32 --prompt-ids=1,15,27 --backend=ref
 )";
+
+/// `SIZE` of --max-memory: a positive integer with an optional K, M, G or
+/// T suffix (powers of 1024); nullopt if malformed or beyond 64 bits.
+static std::optional<uint64_t> parseByteSize(StringRef text) {
+  uint64_t scale = 1;
+  if (!text.empty()) {
+    size_t suffix = StringRef("KMGT").find(llvm::toUpper(text.back()));
+    if (suffix != StringRef::npos) {
+      scale = uint64_t(1) << (10 * (suffix + 1));
+      text = text.drop_back();
+    }
+  }
+  uint64_t value;
+  if (text.getAsInteger(10, value) || value == 0 || value > UINT64_MAX / scale)
+    return std::nullopt;
+  return value * scale;
+}
 
 static Options parseCommandLine(int argc, char **argv) {
   static cl::OptionCategory category("onyx-run options");
@@ -145,6 +163,14 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("Print each dispatch's device time and the arena's size "
                "against the intermediates it holds"),
       cl::cat(category));
+  static cl::opt<std::string> maxMemory(
+      "max-memory",
+      cl::desc("The most bytes a run may hold: the live tensors on the "
+               "reference backend (default: the machine's memory), the "
+               "arena and weights on Vulkan (default: the device's "
+               "device-local heap); a suffix K, M, G or T multiplies by "
+               "1024, 1024^2, ..."),
+      cl::value_desc("SIZE"), cl::cat(category));
   static cl::opt<std::string> vulkanLoader(
       "vulkan-loader", cl::desc("The Vulkan loader library to open"),
       cl::init(runtime::InstanceOptions().loaderLibrary), cl::Hidden,
@@ -204,6 +230,16 @@ static Options parseCommandLine(int argc, char **argv) {
   options.benchmarkRuns = benchmark;
   options.profile = profile;
   options.vulkanLoader = vulkanLoader;
+  if (!maxMemory.empty()) {
+    std::optional<uint64_t> bytes = parseByteSize(maxMemory);
+    if (!bytes) {
+      reportError("--max-memory expects a positive number of bytes with an "
+                  "optional K, M, G or T suffix, got '" +
+                  maxMemory + "'");
+      std::exit(1);
+    }
+    options.maxMemory = *bytes;
+  }
   options.generate = generate;
   options.promptIds = promptIds;
   options.maxSeq = maxSeq;
@@ -291,7 +327,7 @@ static LogicalResult runOnReference(const Options &options, Context &ctx,
   if (!prepared->inputSets.empty())
     return success();
   FailureOr<SmallVector<Tensor>> results =
-      runReference(prepared->main, prepared->inputs);
+      runReference(prepared->main, prepared->inputs, {options.maxMemory});
   if (failed(results))
     return failure();
   return report(options, *results, prepared->expected, ctx);
@@ -431,7 +467,7 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
   } else {
     if (options.check) {
       FailureOr<SmallVector<Tensor>> results =
-          runReference(prepared->main, prepared->inputs);
+          runReference(prepared->main, prepared->inputs, {options.maxMemory});
       if (failed(results))
         return failure();
       reference = std::move(*results);
@@ -445,6 +481,7 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
   }
 
   runtime::LoadOptions loadOptions;
+  loadOptions.maxMemory = options.maxMemory;
   // Benchmarks report device time too where the device has timestamps.
   loadOptions.profile =
       options.profile ||

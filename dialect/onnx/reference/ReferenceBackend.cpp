@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <unistd.h>
+
 using namespace onyx;
 using namespace onyx::onnx;
 
@@ -19,25 +21,34 @@ namespace {
 /// that peak memory is that of the live values, not of all of them.
 class ValueTable {
 public:
-  void define(Value value, Tensor tensor) {
+  /// `ownedBytes` is what the tensor allocated (0 for a constant's, which
+  /// borrows its attribute's bytes); it counts towards the live bytes.
+  void define(Value value, Tensor tensor, uint64_t ownedBytes = 0) {
     unsigned numUses = std::distance(value.use_begin(), value.use_end());
     if (numUses == 0)
       return;
     tensors[value] = std::move(tensor);
     remainingUses[value] = numUses;
+    owned[value] = ownedBytes;
+    liveBytes += ownedBytes;
   }
   const Tensor &lookup(Value value) const {
     return tensors.find(value)->second;
   }
   /// Called once per use of `value` after its user ran.
   void release(Value value) {
-    if (--remainingUses[value] == 0)
+    if (--remainingUses[value] == 0) {
       tensors.erase(value);
+      liveBytes -= owned.lookup(value);
+    }
   }
+  uint64_t getLiveBytes() const { return liveBytes; }
 
 private:
   llvm::DenseMap<Value, Tensor> tensors;
   llvm::DenseMap<Value, unsigned> remainingUses;
+  llvm::DenseMap<Value, uint64_t> owned;
+  uint64_t liveBytes = 0;
 };
 
 } // namespace
@@ -64,8 +75,41 @@ static LogicalResult evaluateOp(Operation &op, const ValueTable &values,
   return evaluate(&op, inputs, outputs);
 }
 
+uint64_t onyx::onnx::getPhysicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return UINT64_MAX;
+  return uint64_t(pages) * uint64_t(pageSize);
+}
+
+/// Checks, before `op` runs, that the results its type gives a static size
+/// fit in what is left of the budget; reports the first that does not.
+static LogicalResult checkBudget(Operation &op, uint64_t liveBytes,
+                                 uint64_t budget) {
+  uint64_t needed = liveBytes;
+  for (OpResult result : op.getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    // The verifier refused types whose size overflows.
+    uint64_t bytes = *getCheckedNumBytes(
+        *getCheckedNumElements(type.getShape()), type.getElementType());
+    needed += bytes;
+    if (needed > budget)
+      return op.emitOpError()
+             << "result #" << result.getResultNumber() << " (" << type
+             << ") needs " << bytes << " bytes; with " << liveBytes
+             << " bytes of tensors live, that exceeds the memory budget of "
+             << budget << " bytes (--max-memory)";
+  }
+  return success();
+}
+
 FailureOr<SmallVector<Tensor>>
-onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs) {
+onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs,
+                         const ReferenceOptions &options) {
+  uint64_t budget = options.maxMemory ? options.maxMemory : getPhysicalMemory();
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return func.emitOpError("has no body with one block to run");
   Block &body = func.front();
@@ -84,6 +128,9 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs) {
         op.getNumRegions() != 0)
       return op.emitOpError("cannot run on the reference backend");
 
+    bool isConstant = op.getName().getStringRef() == "onnx.Constant";
+    if (!isConstant && failed(checkBudget(op, values.getLiveBytes(), budget)))
+      return failure();
     SmallVector<Tensor> outputs;
     if (failed(evaluateOp(op, values, outputs)))
       return failure();
@@ -101,7 +148,8 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs) {
                << unsigned(i) << " evaluated to "
                << (tensor ? formatShapeAndType(tensor) : "no tensor")
                << " but its type is " << result.getType();
-      values.define(result, std::move(tensor));
+      uint64_t bytes = isConstant || !tensor ? 0 : tensor.getNumBytes();
+      values.define(result, std::move(tensor), bytes);
     }
     for (Value operand : op.getOperands())
       values.release(operand);
