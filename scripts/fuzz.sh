@@ -14,7 +14,7 @@ build="${ONYX_FUZZ_BUILD_DIR:-build-fuzz}"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DONYX_FUZZ=ON -DONYX_BUILD_BENCHMARKS=OFF
+    -DONYX_FUZZ=ON -DONYX_BUILD_BENCHMARKS=OFF -DHAVE_FFI_CALL=1
 fi
 ninja -C "$build" "fuzz-$target"
 work="$build/corpus/$target"
