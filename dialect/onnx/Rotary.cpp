@@ -16,12 +16,17 @@
 // likewise. Since cos repeats its halves, that is RotaryEmbedding(x,
 // Cos(f), Sin(f)); the pattern, rooted on the Add, checks that structure
 // and that the Slice, Neg, Concat and Mul results have no other use.
+// With `?` batch or seq dims the Muls may broadcast a cache of batch or seq
+// 1 at run time, which RotaryEmbedding does not: the caches are then
+// expanded to x's [batch, seq] (from Shape(x)), a small copy of
+// [batch, seq, D / 2]. Only the head size must be known.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/ElementwisePatterns.h"
 #include "dialect/onnx/OpDef.h"
 #include "dialect/onnx/OpSchema.h"
+#include "dialect/onnx/Tensor.h"
 
 #include "ir/Operation.h"
 
@@ -243,9 +248,56 @@ Value getHalfAngles(Value full, StringRef name) {
   return concat->getOperand(0);
 }
 
+/// How a cache [b, s, D / 2] of Cos(f) or Sin(f) fits x [batch, heads, seq,
+/// D] of `xType`.
+enum class CacheFit { None, Exact, Broadcast };
+
+CacheFit getCacheFit(Value cache, RankedTensorType xType) {
+  auto type = cast<RankedTensorType>(cache.getType());
+  ArrayRef<int64_t> shape = xType.getShape();
+  if (type.getElementType() != xType.getElementType() || type.getRank() != 3 ||
+      type.getShape()[2] != shape[3] / 2)
+    return CacheFit::None;
+  CacheFit fit = CacheFit::Exact;
+  for (auto [c, d] : {std::pair(type.getShape()[0], shape[0]),
+                      std::pair(type.getShape()[1], shape[2])}) {
+    if (c == d && !ShapedType::isDynamic(c))
+      continue;
+    // The Muls broadcast a cache dimension of 1, and a `?` may be 1 or
+    // x's size at run time: the caches need x's batch and seq then.
+    if (c != 1 && !ShapedType::isDynamic(c) && !ShapedType::isDynamic(d))
+      return CacheFit::None;
+    fit = CacheFit::Broadcast;
+  }
+  return fit;
+}
+
+/// [batch, seq, D / 2] of x, an int64 tensor computed from Shape(x) (folded
+/// by canonicalization where the dims are known).
+Value getCacheShape(PatternRewriter &rewriter, Location loc, Value x) {
+  Context *ctx = rewriter.getContext();
+  auto dim = [&](int64_t d) {
+    NamedAttribute attrs[] = {
+        {StringAttr::get(ctx, "start"), getIntAttr(ctx, d)},
+        {StringAttr::get(ctx, "end"), getIntAttr(ctx, d + 1)}};
+    return createOpOrNull(rewriter, loc, "onnx.Shape", {x}, attrs, 1)
+        ->getResult(0);
+  };
+  int64_t half = cast<RankedTensorType>(x.getType()).getShape()[3] / 2;
+  Value halfValue = createConstant(
+      rewriter, loc,
+      Tensor::fromInts(ElementType::I64, {1}, {half}).toAttr(ctx));
+  NamedAttribute axis[] = {{StringAttr::get(ctx, "axis"), getIntAttr(ctx, 0)}};
+  return createOpOrNull(rewriter, loc, "onnx.Concat",
+                        {dim(0), dim(2), halfValue}, axis, 1)
+      ->getResult(0);
+}
+
 LogicalResult formRotary(Operation *add, PatternRewriter &rewriter) {
+  // The head size must be known to find the halves; other dims may be `?`.
   auto xType = dyn_cast<RankedTensorType>(add->getResult(0).getType());
-  if (!xType || xType.getRank() != 4 || !xType.hasStaticShape())
+  if (!xType || xType.getRank() != 4 ||
+      ShapedType::isDynamic(xType.getShape()[3]))
     return failure();
   for (unsigned i = 0; i < 2; ++i) {
     Operation *mulCos = getSingleUseOp(add->getOperand(i), "onnx.Mul");
@@ -265,22 +317,30 @@ LogicalResult formRotary(Operation *add, PatternRewriter &rewriter) {
         Value sinHalf = getHalfAngles(sinFull, "onnx.Sin");
         if (!cosHalf || !sinHalf)
           continue;
-        // The caches are [batch, seq, D / 2] of x's element type.
-        ArrayRef<int64_t> shape = xType.getShape();
-        SmallVector<int64_t> cacheShape = {shape[0], shape[2], shape[3] / 2};
-        auto cacheType =
-            RankedTensorType::get(cacheShape, xType.getElementType());
-        if (cosHalf.getType() != cacheType || sinHalf.getType() != cacheType)
+        // The caches are [batch, seq, D / 2] of x's element type; where
+        // the Muls may broadcast them, they are expanded to that.
+        CacheFit cosFit = getCacheFit(cosHalf, xType);
+        CacheFit sinFit = getCacheFit(sinHalf, xType);
+        if (cosFit == CacheFit::None || sinFit == CacheFit::None)
           continue;
         rewriter.setInsertionPoint(add);
         Location loc = add->getLoc();
-        Operation *cos =
-            createOpOrNull(rewriter, loc, "onnx.Cos", {cosHalf}, {}, 1);
-        Operation *sin =
-            createOpOrNull(rewriter, loc, "onnx.Sin", {sinHalf}, {}, 1);
-        Operation *rotary =
-            createOpOrNull(rewriter, loc, "onnx.RotaryEmbedding",
-                           {x, cos->getResult(0), sin->getResult(0)}, {}, 1);
+        Value cacheShape;
+        auto makeCache = [&](StringRef fn, Value half, CacheFit fit) -> Value {
+          Value cache =
+              createOpOrNull(rewriter, loc, fn, {half}, {}, 1)->getResult(0);
+          if (fit == CacheFit::Exact)
+            return cache;
+          if (!cacheShape)
+            cacheShape = getCacheShape(rewriter, loc, x);
+          return createOpOrNull(rewriter, loc, "onnx.Expand",
+                                {cache, cacheShape}, {}, 1)
+              ->getResult(0);
+        };
+        Value cos = makeCache("onnx.Cos", cosHalf, cosFit);
+        Value sin = makeCache("onnx.Sin", sinHalf, sinFit);
+        Operation *rotary = createOpOrNull(
+            rewriter, loc, "onnx.RotaryEmbedding", {x, cos, sin}, {}, 1);
         assert(rotary && rotary->getResult(0).getType() == xType &&
                "the match checked what RotaryEmbedding infers from");
         rewriter.replaceOp(add, rotary);

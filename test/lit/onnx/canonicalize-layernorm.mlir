@@ -5,6 +5,14 @@
 // either). Everything else about it must hold exactly, or it stays as it is.
 // RUN: onyx-opt %s --split-input-file --canonicalize | FileCheck %s
 
+// The repository's transformer block (PyTorch's opset-13 export, LayerNorm
+// decomposed) without bound dims: the sequence stays `?` and the shape
+// operands are run-time Shape chains, yet both LayerNorms form.
+// RUN: onyx-opt %S/../../models/transformer_block.onnx --canonicalize \
+// RUN:   | FileCheck %s --check-prefix=BLOCK --implicit-check-not=onnx.ReduceMean --implicit-check-not=onnx.Sqrt
+// BLOCK-COUNT-2: "onnx.LayerNormalization"{{.*}}tensor<1x?x16xf32>
+// BLOCK-NOT: "onnx.LayerNormalization"
+
 // As torch.onnx writes it at opset 13: epsilon 1e-5 is the default.
 // CHECK-LABEL: func.func @layernorm
 // CHECK-DAG: %[[G:.+]] = onnx.Constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>

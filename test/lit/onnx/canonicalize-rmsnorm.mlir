@@ -11,6 +11,12 @@
 // RUN:   --canonicalize | FileCheck %s --check-prefix=LLAMA --implicit-check-not=onnx.Sqrt
 // LLAMA-COUNT-5: "onnx.RMSNormalization"
 // LLAMA-NOT: "onnx.RMSNormalization"
+// The same without bound dims: batch and seq stay `?` and the shape
+// operands are run-time Shape chains; the math is the same for every size.
+// RUN: onyx-opt %S/../../../examples/decoders/llama_tiny.onnx \
+// RUN:   --canonicalize | FileCheck %s --check-prefix=LLAMA-DYN --implicit-check-not=onnx.Sqrt
+// LLAMA-DYN-COUNT-5: "onnx.RMSNormalization"{{.*}}tensor<?x?x32xf32>
+// LLAMA-DYN-NOT: "onnx.RMSNormalization"
 
 // As torch.onnx writes Llama's RMSNorm: Pow, ReduceMean, Add eps, Sqrt,
 // Div(1, .), Mul by x, Mul by the weight (on the left, as Llama writes it).
@@ -33,6 +39,29 @@ func.func @rmsnorm(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %n = "onnx.Mul"(%x, %r) : (tensor<2x3x4xf32>, tensor<2x3x1xf32>) -> tensor<2x3x4xf32>
   %y = "onnx.Mul"(%gamma, %n) : (tensor<4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Rows known only at run time (`?` before the normalized axis): the same
+// op, since the normalized dimension and the scale are known.
+// CHECK-LABEL: func.func @rmsnorm_dynamic_rows
+// CHECK: %[[Y:.+]] = "onnx.RMSNormalization"(%arg0, %{{.+}}) : (tensor<?x?x4xf32>, tensor<4xf32>) -> tensor<?x?x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @rmsnorm_dynamic_rows(%x: tensor<?x?x4xf32>) -> tensor<?x?x4xf32> {
+  %axes = onnx.Constant dense<-1> : tensor<1xi64>
+  %two = onnx.Constant dense<2.0> : tensor<f32>
+  %eps = onnx.Constant dense<1.0e-5> : tensor<f32>
+  %one = onnx.Constant dense<1.0> : tensor<f32>
+  %gamma = onnx.Constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %p = "onnx.Pow"(%x, %two) : (tensor<?x?x4xf32>, tensor<f32>) -> tensor<?x?x4xf32>
+  %ms = "onnx.ReduceMean"(%p, %axes) : (tensor<?x?x4xf32>, tensor<1xi64>) -> tensor<?x?x1xf32>
+  %a = "onnx.Add"(%ms, %eps) : (tensor<?x?x1xf32>, tensor<f32>) -> tensor<?x?x1xf32>
+  %s = "onnx.Sqrt"(%a) : (tensor<?x?x1xf32>) -> tensor<?x?x1xf32>
+  %r = "onnx.Div"(%one, %s) : (tensor<f32>, tensor<?x?x1xf32>) -> tensor<?x?x1xf32>
+  %n = "onnx.Mul"(%x, %r) : (tensor<?x?x4xf32>, tensor<?x?x1xf32>) -> tensor<?x?x4xf32>
+  %y = "onnx.Mul"(%gamma, %n) : (tensor<4xf32>, tensor<?x?x4xf32>) -> tensor<?x?x4xf32>
+  return %y : tensor<?x?x4xf32>
 }
 
 // -----
