@@ -318,8 +318,9 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
 }
 
 FailureOr<Executable::Recording *>
-Executable::getRecording(ArrayRef<HostTensorRef> inputs) {
-  std::vector<int64_t> key = getRecordingKey(func, inputs);
+Executable::getRecording(ArrayRef<HostTensorRef> inputs,
+                         const RunOptions &options) {
+  std::vector<int64_t> key = getRecordingKey(func, inputs, options);
   auto found = recordings.find(key);
   if (found != recordings.end()) {
     ++counters.recordingHits;
@@ -328,7 +329,8 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs) {
   auto start = std::chrono::steady_clock::now();
   auto r = std::make_unique<Recording>();
   r->device = &device;
-  if (failed(evaluateHostOps(*r, inputs)) || failed(placeMemory(*r)) ||
+  if (failed(resolveStates(*r, options)) ||
+      failed(evaluateHostOps(*r, inputs)) || failed(placeMemory(*r)) ||
       failed(createDescriptorSets(*r)) || failed(record(*r)))
     return failure();
   double us = std::chrono::duration<double, std::micro>(
@@ -463,20 +465,40 @@ LogicalResult Executable::record(Recording &r) {
       MemoryAccess to = access(upload.getTarget(), true);
       if (to.begin == to.end)
         continue;
+      unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
+      auto state = r.argumentStates.find(arg);
+      if (state != r.argumentStates.end()) {
+        // From device memory a previous run left: no host copy.
+        unsigned buffer = states[state->second].buffer;
+        beforeCommand({to, {buffer, 0, to.end - to.begin, false}});
+        copy(buffers[buffer]->getHandle(), 0, buffers[to.buffer]->getHandle(),
+             to.begin, to.end - to.begin);
+        continue;
+      }
       beforeCommand(to);
-      Slot slot = r.inputSlots.lookup(
-          cast<BlockArgument>(upload.getSource()).getArgNumber());
+      Slot slot = r.inputSlots.lookup(arg);
       copy(inputStaging->getHandle(), slot.offset,
            buffers[to.buffer]->getHandle(), to.begin, slot.size);
     } else if (auto download = dyn_cast<gpu::DownloadOp>(&op)) {
       MemoryAccess from = access(download.getSource(), false);
-      downloads = true;
       if (from.begin == from.end)
         continue;
-      beforeCommand(from);
-      copy(buffers[from.buffer]->getHandle(), from.begin,
-           outputStaging->getHandle(), r.outputSlots.lookup(download).offset,
-           from.end - from.begin);
+      auto state = r.resultStates.find(r.resultNumbers.lookup(download));
+      if (state != r.resultStates.end()) {
+        // Kept on the device for a later run.
+        unsigned buffer = states[state->second].buffer;
+        beforeCommand({from, {buffer, 0, from.end - from.begin, true}});
+        copy(buffers[from.buffer]->getHandle(), from.begin,
+             buffers[buffer]->getHandle(), 0, from.end - from.begin);
+        continue;
+      }
+      downloads = true;
+      Slot slot = r.outputSlots.lookup(download);
+      MemoryAccess tail = from;
+      tail.begin = from.end - slot.size;
+      beforeCommand(tail);
+      copy(buffers[from.buffer]->getHandle(), tail.begin,
+           outputStaging->getHandle(), slot.offset, slot.size);
     } else if (auto copyOp = dyn_cast<gpu::CopyOp>(&op)) {
       MemoryAccess from = access(copyOp.getSource(), false);
       MemoryAccess to = access(copyOp.getTarget(), true);
@@ -550,7 +572,8 @@ Executable::run(ArrayRef<HostTensor> inputs) {
 }
 
 FailureOr<std::vector<HostTensor>>
-Executable::runViews(ArrayRef<HostTensorRef> inputs) {
+Executable::runViews(ArrayRef<HostTensorRef> inputs,
+                     const RunOptions &options) {
   Location loc = func.getLoc();
   ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
   if (inputs.size() != argTypes.size())
@@ -571,16 +594,42 @@ Executable::runViews(ArrayRef<HostTensorRef> inputs) {
              << " must be " << Type(expected) << ", got " << Type(input.type);
     uint64_t bytes = input.type.getNumElements() *
                      getElementByteSize(expected.getElementType());
+    if (llvm::is_contained(options.argumentsFromState, unsigned(i))) {
+      // Read from device memory: checked against the state below.
+      if (!input.data.empty())
+        return emitError(loc) << "input #" << unsigned(i)
+                              << " comes from a state and takes no data";
+      continue;
+    }
     if (input.data.size() != bytes)
       return emitError(loc) << "input #" << unsigned(i) << " holds "
                             << uint64_t(input.data.size())
                             << " bytes; its type needs " << bytes;
   }
-  FailureOr<Recording *> found = getRecording(inputs);
+  // Checked before the key, which reads the values host ops read.
+  for (Operation &op : func.front())
+    if (auto extract = dyn_cast<gpu::ExtractOp>(&op))
+      if (llvm::is_contained(
+              options.argumentsFromState,
+              cast<BlockArgument>(extract.getTensor()).getArgNumber()))
+        return extract.emitOpError()
+               << "reads the values of an argument that comes from a state";
+  FailureOr<Recording *> found = getRecording(inputs, options);
   if (failed(found))
     return failure();
   Recording &r = **found;
   last = &r;
+  for (auto [arg, index] : r.argumentStates) {
+    const State &state = states[index];
+    uint64_t bytes = inputs[arg].type.getNumElements() *
+                     getElementByteSize(inputs[arg].type.getElementType());
+    if (bytes != state.bytes)
+      return emitError(loc)
+             << "input #" << arg << " comes from the state of result #"
+             << state.binding.result << ", which holds " << state.bytes
+             << " bytes; its type " << Type(inputs[arg].type) << " needs "
+             << bytes;
+  }
   // Empty tensors have no bytes (and maybe no data pointer) to copy.
   for (auto &[arg, slot] : r.inputSlots)
     if (slot.size)
@@ -592,13 +641,24 @@ Executable::runViews(ArrayRef<HostTensorRef> inputs) {
 
   std::vector<HostTensor> outputs;
   Operation *ret = func.front().getTerminator();
-  for (Value result : ret->getOperands()) {
+  for (auto [number, result] : llvm::enumerate(ret->getOperands())) {
     auto download = result.getDefiningOp<gpu::DownloadOp>();
-    Slot slot = r.outputSlots.lookup(download);
-    const char *data = outputStaging->getMapped() + slot.offset;
     auto type = cast<RankedTensorType>(result.getType());
     type = RankedTensorType::get(r.shapes.lookup(download.getSource()),
                                  type.getElementType());
+    auto state = r.resultStates.find(number);
+    if (state != r.resultStates.end()) {
+      MemoryAccess from = r.memory.lookup(download.getSource());
+      states[state->second].bytes = from.end - from.begin;
+      outputs.push_back({type, {}});
+      continue;
+    }
+    Slot slot = r.outputSlots.lookup(download);
+    auto last = r.lastElements.find(number);
+    if (last != r.lastElements.end())
+      type =
+          RankedTensorType::get({int64_t(last->second)}, type.getElementType());
+    const char *data = outputStaging->getMapped() + slot.offset;
     outputs.push_back({type, std::vector<char>(data, data + slot.size)});
   }
   if (queryPool && failed(readProfile()))

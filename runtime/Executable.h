@@ -55,6 +55,30 @@ struct LoadOptions {
   uint64_t maxMemory = 0;
 };
 
+/// A result that a run may leave in device memory the Executable keeps, for
+/// an argument of a later run: a decoder's present key/value cache is the
+/// next step's past, and never goes through host memory.
+struct StateBinding {
+  unsigned result = 0;
+  unsigned argument = 0;
+};
+
+/// What a run takes from and leaves in device memory instead of host
+/// memory. By default every argument is copied in from the host and every
+/// result out to it.
+struct RunOptions {
+  /// Arguments read from their state: what the last run that kept the bound
+  /// result on the device left there. Their inputs give the shape and no
+  /// data; the state must hold exactly the bytes of that shape.
+  SmallVector<unsigned> argumentsFromState;
+  /// Results kept in their state instead of downloaded; they come back with
+  /// their shape and no data.
+  SmallVector<unsigned> resultsToState;
+  /// {result, N}: only the last N elements of the result are downloaded (a
+  /// decoder's last-position logits); it comes back as a 1-D tensor of N.
+  SmallVector<std::pair<unsigned, uint64_t>> lastElements;
+};
+
 struct DispatchTiming {
   gpu::DispatchOp op;
   double microseconds = 0;
@@ -102,7 +126,18 @@ public:
   /// not fit its source, a push constant out of its type's range) at the op.
   FailureOr<std::vector<HostTensor>> run(ArrayRef<HostTensor> inputs);
   /// The same from views; each input is copied once, into staging memory.
-  FailureOr<std::vector<HostTensor>> runViews(ArrayRef<HostTensorRef> inputs);
+  /// `options` may keep results on the device for later runs.
+  FailureOr<std::vector<HostTensor>> runViews(ArrayRef<HostTensorRef> inputs,
+                                              const RunOptions &options = {});
+
+  /// Declares which results may stay on the device for which arguments
+  /// (RunOptions); each pair must have the same element type and rank. The
+  /// states start empty.
+  LogicalResult setStateBindings(ArrayRef<StateBinding> bindings);
+  /// The bytes a state holds now, by binding number.
+  uint64_t getStateBytes(unsigned binding) const {
+    return states[binding].bytes;
+  }
 
   /// The recording of the last run (or, before any, of the load).
   const RecordingStats &getStats() const;
@@ -123,8 +158,14 @@ private:
   LogicalResult uploadWeights();
   LogicalResult createPipelines();
   LogicalResult createProfiler(bool profile);
-  /// The recording for `inputs`, from the cache or made now.
-  FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs);
+  /// The recording for `inputs` and `options`, from the cache or made now.
+  FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs,
+                                      const RunOptions &options = {});
+  /// Which state each argument and result of `options` uses, checked.
+  LogicalResult resolveStates(Recording &r, const RunOptions &options);
+  /// Makes state `index`'s buffer at least `size` bytes, keeping what it
+  /// holds.
+  LogicalResult ensureStateSize(unsigned index, uint64_t size);
   LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
   LogicalResult createDescriptorSets(Recording &r);
@@ -145,6 +186,15 @@ private:
   unsigned runtimeArena = 0;
   llvm::DenseMap<Operation *, std::unique_ptr<KernelPipeline>> pipelines;
   std::vector<gpu::DispatchOp> dispatches;
+
+  /// Device memory kept between runs: one per StateBinding, each an index
+  /// into `buffers`, with the bytes the last run that wrote it left.
+  struct State {
+    StateBinding binding;
+    unsigned buffer = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<State> states;
 
   /// Host-visible memory the inputs and outputs go through.
   std::unique_ptr<Buffer> inputStaging, outputStaging;

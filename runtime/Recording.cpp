@@ -178,11 +178,34 @@ LogicalResult Executable::placeMemory(Recording &r) {
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
       MemoryAccess to = r.memory.lookup(upload.getTarget());
-      if (!r.inputSlots.count(arg))
+      if (!r.inputSlots.count(arg) && !r.argumentStates.count(arg))
         r.inputSlots[arg] = addSlot(r.inputBytes, to.end - to.begin);
     } else if (auto download = dyn_cast<gpu::DownloadOp>(&op)) {
       MemoryAccess from = r.memory.lookup(download.getSource());
-      r.outputSlots[download] = addSlot(r.outputBytes, from.end - from.begin);
+      uint64_t bytes = from.end - from.begin;
+      unsigned result = r.resultNumbers.lookup(download);
+      auto state = r.resultStates.find(result);
+      if (state != r.resultStates.end()) {
+        // Kept on the device: its state must hold this run's bytes.
+        if (failed(ensureStateSize(state->second, bytes)))
+          return failure();
+        continue;
+      }
+      auto last = r.lastElements.find(result);
+      if (last != r.lastElements.end()) {
+        uint64_t lastBytes =
+            last->second *
+            getElementByteSize(
+                cast<gpu::ViewType>(download.getSource().getType())
+                    .getElementType());
+        if (lastBytes > bytes)
+          return download.emitOpError()
+                 << "downloads its last " << last->second
+                 << " elements, but result #" << result << " has only " << bytes
+                 << " bytes at run time";
+        bytes = lastBytes;
+      }
+      r.outputSlots[download] = addSlot(r.outputBytes, bytes);
     }
   }
   if (failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
@@ -192,7 +215,8 @@ LogicalResult Executable::placeMemory(Recording &r) {
 }
 
 std::vector<int64_t> getRecordingKey(FuncOp func,
-                                     ArrayRef<HostTensorRef> inputs) {
+                                     ArrayRef<HostTensorRef> inputs,
+                                     const RunOptions &options) {
   std::vector<int64_t> key;
   for (const HostTensorRef &input : inputs) {
     key.push_back(input.type.getRank());
@@ -203,6 +227,16 @@ std::vector<int64_t> getRecordingKey(FuncOp func,
       key.push_back(readInteger(
           inputs[cast<BlockArgument>(extract.getTensor()).getArgNumber()],
           extract.getIndex()));
+  // Where arguments come from and results go: -1 separates the lists.
+  key.push_back(-1);
+  llvm::append_range(key, options.argumentsFromState);
+  key.push_back(-1);
+  llvm::append_range(key, options.resultsToState);
+  for (auto [result, count] : options.lastElements) {
+    key.push_back(-1);
+    key.push_back(result);
+    key.push_back(int64_t(count));
+  }
   return key;
 }
 

@@ -26,6 +26,13 @@ struct Executable::Recording {
   llvm::DenseMap<unsigned, Slot> inputSlots;
   llvm::DenseMap<Operation *, Slot> outputSlots;
   uint64_t inputBytes = 0, outputBytes = 0;
+  /// Arguments read from and results kept in a state (index into the
+  /// Executable's states); results of which only the last bytes are
+  /// downloaded.
+  llvm::DenseMap<unsigned, unsigned> argumentStates, resultStates;
+  llvm::DenseMap<unsigned, uint64_t> lastElements;
+  /// The result number of each gpu.download.
+  llvm::DenseMap<Operation *, unsigned> resultNumbers;
   /// One set per dispatch; null for a dispatch of an empty grid.
   std::vector<VkDescriptorSet> descriptorSets;
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
@@ -46,8 +53,9 @@ struct Executable::Recording {
 };
 
 /// The key of a run: argument shapes, then the argument values host ops
-/// read.
+/// read, then where arguments and results come from and go (`options`).
 std::vector<int64_t> getRecordingKey(FuncOp func,
-                                     ArrayRef<HostTensorRef> inputs);
+                                     ArrayRef<HostTensorRef> inputs,
+                                     const RunOptions &options);
 
 } // namespace onyx::runtime

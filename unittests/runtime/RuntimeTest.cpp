@@ -249,6 +249,84 @@ TEST_F(RuntimeTest, DynamicDimsRunAtSeveralSizes) {
   EXPECT_EQ(exe->getCounters().recordingHits, 1u);
 }
 
+// A result kept on the device feeds the next run's argument with no host
+// copy (a decoder's cache): s_{t+1} = x_t + s_t, at a growing size. Only the
+// last elements of the final result are read back.
+TEST_F(RuntimeTest, StatesCarryResultsToTheNextRun) {
+  TestModuleBuilder m = makeBuilder();
+  OpBuilder &b = m.getBuilder();
+  m.kernel("add", kAddGlsl, {Access::Read, Access::Read, Access::Write},
+           {64, 1, 1}, {IntegerType::get(ctx, 32, IntegerType::Unsigned)});
+  RankedTensorType dyn = m.tensor({ShapedType::kDynamic});
+  m.func({dyn, dyn}, {dyn});
+  Value n = b.create<DimOp>(m.loc(), m.arg(0), 0)->getResult(0);
+  Value c64 = b.create<ConstantOp>(m.loc(), 64)->getResult(0);
+  Value groups = HostArithOp::create(b, m.loc(), "gpu.ceildivi", n, c64);
+  auto view = ViewType::get(dyn);
+  SmallVector<Value> views;
+  for (int i = 0; i < 3; ++i)
+    views.push_back(b.create<AllocOp>(m.loc(), view, n)->getResult(0));
+  m.upload(0, views[0]);
+  m.upload(1, views[1]);
+  b.create<DispatchOp>(m.loc(), "add",
+                       SmallVector<OpFoldResult>{groups, b.getI64IntegerAttr(1),
+                                                 b.getI64IntegerAttr(1)},
+                       views, SmallVector<OpFoldResult>{n});
+  m.ret(m.download(views[2]));
+  OwningOpRef<ModuleOp> module = m.takeModule();
+  std::unique_ptr<Executable> exe = load(*module);
+  ASSERT_TRUE(exe);
+  ASSERT_TRUE(succeeded(exe->setStateBindings({{0, 1}})));
+
+  RunOptions first;
+  first.resultsToState = {0};
+  RunOptions next = first;
+  next.argumentsFromState = {1};
+  auto shapeOnly = [&](int64_t size) {
+    return HostTensorRef{m.tensor({size}), {}};
+  };
+  // s_1 = 1 + 10, from the host.
+  HostTensor x = tensor({300}, std::vector<float>(300, 1));
+  HostTensor s = tensor({300}, std::vector<float>(300, 10));
+  FailureOr<std::vector<HostTensor>> out =
+      exe->runViews({{x.type, x.data}, {s.type, s.data}}, first);
+  ASSERT_TRUE(succeeded(out));
+  EXPECT_EQ((*out)[0].type, m.tensor({300}));
+  EXPECT_TRUE((*out)[0].data.empty());
+  EXPECT_EQ(exe->getStateBytes(0), 300u * 4);
+  // Twice more on the device: s_3 = 1 + 1 + 11.
+  for (int step = 0; step < 2; ++step) {
+    out = exe->runViews({{x.type, x.data}, shapeOnly(300)}, next);
+    ASSERT_TRUE(succeeded(out)) << "step " << step;
+  }
+  // Read back the last 4 of x + s_3.
+  RunOptions read;
+  read.argumentsFromState = {1};
+  read.lastElements = {{0, 4}};
+  HostTensor ramp = tensor({300}, iota(300, 0));
+  out = exe->runViews({{ramp.type, ramp.data}, shapeOnly(300)}, read);
+  ASSERT_TRUE(succeeded(out));
+  EXPECT_EQ((*out)[0].type, m.tensor({4}));
+  EXPECT_EQ(floats((*out)[0]), (std::vector<float>{309, 310, 311, 312}));
+
+  // A state read at another size than it holds is an error, and so is an
+  // argument no binding names or an input with data from a state.
+  ScopedDiagnosticCollector diags(ctx);
+  EXPECT_TRUE(failed(exe->runViews({{x.type, x.data}, shapeOnly(301)}, next)));
+  RunOptions unbound;
+  unbound.argumentsFromState = {0};
+  EXPECT_TRUE(
+      failed(exe->runViews({shapeOnly(300), {s.type, s.data}}, unbound)));
+  EXPECT_TRUE(
+      failed(exe->runViews({{x.type, x.data}, {s.type, s.data}}, next)));
+  EXPECT_TRUE(failed(exe->setStateBindings({{0, 0}, {0, 1}})));
+  ASSERT_EQ(diags.getDiagnostics().size(), 4u);
+  EXPECT_NE(diags.getDiagnostics()[0].str().find(
+                "comes from the state of result #0, which holds 1200 bytes"),
+            std::string::npos)
+      << diags.getDiagnostics()[0].str();
+}
+
 TEST_F(RuntimeTest, ChainNeedsOneBarrierIndependentDispatchesNone) {
   constexpr int64_t n = 64;
   TestModuleBuilder m = makeBuilder();

@@ -1,0 +1,155 @@
+//===- States.cpp - Device memory an Executable keeps between runs --------===//
+//
+// A state is a device buffer that one run's result is copied into and a
+// later run's argument is copied from, so that a decoder's key/value cache
+// stays on the device for a whole generation: the present of step t is the
+// past of step t+1, and only the logits go to the host. Both copies are
+// device-to-device and are part of the recorded command buffer, so a
+// recording is made per combination of shapes and state use, like any other.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Recording.h"
+
+#include "ir/Diagnostics.h"
+
+namespace onyx::runtime {
+
+/// Element types and ranks must agree for a result to feed an argument.
+static bool areCompatible(RankedTensorType result, RankedTensorType argument) {
+  return result.getElementType() == argument.getElementType() &&
+         result.getRank() == argument.getRank();
+}
+
+LogicalResult Executable::setStateBindings(ArrayRef<StateBinding> bindings) {
+  Location loc = func.getLoc();
+  ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
+  ArrayRef<Type> resultTypes = func.getFunctionType().getResults();
+  for (auto [i, binding] : llvm::enumerate(bindings)) {
+    if (binding.result >= resultTypes.size() ||
+        binding.argument >= argTypes.size())
+      return emitError(loc)
+             << "state binding #" << unsigned(i) << " names result #"
+             << binding.result << " and argument #" << binding.argument << "; @"
+             << func.getSymName() << " has " << unsigned(resultTypes.size())
+             << " results and " << unsigned(argTypes.size()) << " arguments";
+    auto result = cast<RankedTensorType>(resultTypes[binding.result]);
+    auto argument = cast<RankedTensorType>(argTypes[binding.argument]);
+    if (!areCompatible(result, argument))
+      return emitError(loc) << "state binding #" << unsigned(i) << ": result #"
+                            << binding.result << " of type " << Type(result)
+                            << " cannot feed argument #" << binding.argument
+                            << " of type " << Type(argument);
+    for (const StateBinding &other : bindings.take_front(i))
+      if (other.result == binding.result || other.argument == binding.argument)
+        return emitError(loc) << "state binding #" << unsigned(i)
+                              << " reuses a result or argument of another";
+  }
+  dropRecordings();
+  // Buffers of the old states stay allocated (their indices are in use by
+  // nothing now) until the Executable goes; bindings are set once.
+  states.clear();
+  for (const StateBinding &binding : bindings) {
+    State state;
+    state.binding = binding;
+    state.buffer = buffers.size();
+    buffers.emplace_back();
+    states.push_back(state);
+    if (failed(ensureStateSize(states.size() - 1, 1)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Executable::ensureStateSize(unsigned index, uint64_t size) {
+  State &state = states[index];
+  std::unique_ptr<Buffer> &buffer = buffers[state.buffer];
+  if (buffer && buffer->getSize() >= size)
+    return success();
+  // Grow by at least half, as the arena does, so that a cache growing by
+  // one position per step reallocates rarely.
+  if (buffer)
+    size = std::max(size, buffer->getSize() + buffer->getSize() / 2);
+  Location loc = func.getLoc();
+  FailureOr<std::unique_ptr<Buffer>> created =
+      device.createBuffer(size, MemoryKind::Device, loc);
+  if (failed(created))
+    return failure();
+  // What the state holds moves to the new buffer.
+  if (buffer && state.bytes) {
+    const VulkanApi &api = device.getApi();
+    auto allocInfo = makeVkStruct<VkCommandBufferAllocateInfo>(
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    allocInfo.commandPool = device.getCommandPool();
+    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocInfo.commandBufferCount = 1;
+    VkCommandBuffer commands;
+    if (failed(checkVk(api.vkAllocateCommandBuffers(device.getHandle(),
+                                                    &allocInfo, &commands),
+                       "vkAllocateCommandBuffers", loc)))
+      return failure();
+    auto begin = makeVkStruct<VkCommandBufferBeginInfo>(
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    LogicalResult result = checkVk(api.vkBeginCommandBuffer(commands, &begin),
+                                   "vkBeginCommandBuffer", loc);
+    if (succeeded(result)) {
+      VkBufferCopy region{0, 0, state.bytes};
+      api.vkCmdCopyBuffer(commands, buffer->getHandle(),
+                          (*created)->getHandle(), 1, &region);
+      result =
+          checkVk(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer", loc);
+    }
+    // Every run starts with a barrier that orders this copy before it.
+    if (succeeded(result))
+      result = device.submitAndWait(commands, loc);
+    api.vkFreeCommandBuffers(device.getHandle(), device.getCommandPool(), 1,
+                             &commands);
+    if (failed(result))
+      return failure();
+  }
+  // Recordings name the old buffer.
+  dropRecordings();
+  buffer = std::move(*created);
+  return success();
+}
+
+LogicalResult Executable::resolveStates(Recording &r,
+                                        const RunOptions &options) {
+  Location loc = func.getLoc();
+  Operation *ret = func.front().getTerminator();
+  for (auto [number, result] : llvm::enumerate(ret->getOperands()))
+    r.resultNumbers[result.getDefiningOp()] = number;
+  unsigned numArgs = func.getNumArguments();
+  unsigned numResults = ret->getNumOperands();
+  auto findState = [&](bool isResult, unsigned number) -> int {
+    for (auto [index, state] : llvm::enumerate(states))
+      if ((isResult ? state.binding.result : state.binding.argument) == number)
+        return index;
+    return -1;
+  };
+  for (unsigned arg : options.argumentsFromState) {
+    int index = arg < numArgs ? findState(false, arg) : -1;
+    if (index < 0)
+      return emitError(loc) << "argument #" << arg
+                            << " is to come from a state, but no state "
+                               "binding names it";
+    r.argumentStates[arg] = index;
+  }
+  for (unsigned result : options.resultsToState) {
+    int index = result < numResults ? findState(true, result) : -1;
+    if (index < 0)
+      return emitError(loc) << "result #" << result
+                            << " is to stay in a state, but no state "
+                               "binding names it";
+    r.resultStates[result] = index;
+  }
+  for (auto [result, count] : options.lastElements) {
+    if (result >= numResults || r.resultStates.count(result) || count == 0)
+      return emitError(loc) << "cannot download the last " << count
+                            << " elements of result #" << result;
+    r.lastElements[result] = count;
+  }
+  return success();
+}
+
+} // namespace onyx::runtime
