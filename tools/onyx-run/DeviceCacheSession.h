@@ -1,0 +1,44 @@
+//===- DeviceCacheSession.h - A decoder whose cache stays on the GPU -*- C++
+//-*-===//
+//
+// Generation with one compiled plan: the model is lowered once with its
+// symbolic dimensions (batch, sequence, past length), and each step runs the
+// same Executable at new shapes, which compiles nothing and creates no
+// pipeline. The key/value cache never goes through the host: each present
+// output is kept in a runtime state (Executable.h) that the next step's past
+// input reads, device to device, and only the last position's logits are
+// read back.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tools/onyx-run/Generation.h"
+
+#include "runtime/Executable.h"
+
+namespace onyx::run {
+
+class DeviceCacheSession : public DecoderSession {
+public:
+  /// `exe` runs the decoder's @main, whose signature `interface` describes;
+  /// it must outlive the session. `report` tells of outputs that do not fit
+  /// the interface.
+  static FailureOr<std::unique_ptr<DeviceCacheSession>>
+  create(DecoderInterface interface, runtime::Executable &exe,
+         ErrorFunction report);
+
+  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids) override;
+  int64_t getPastLength() const override { return pastLength; }
+
+private:
+  DeviceCacheSession(DecoderInterface interface, runtime::Executable &exe,
+                     ErrorFunction report)
+      : interface(std::move(interface)), exe(exe), report(std::move(report)) {}
+
+  DecoderInterface interface;
+  runtime::Executable &exe;
+  ErrorFunction report;
+  int64_t pastLength = 0;
+};
+
+} // namespace onyx::run
