@@ -232,6 +232,8 @@ def main():
     parser.add_argument("--warmup", type=float, default=4.0)
     parser.add_argument("--onyx-args", default="",
                         help="more onyx-run flags")
+    parser.add_argument("--no-onyx", action="store_true",
+                        help="PyTorch and the bound only")
     args = parser.parse_args()
     onyx_run = os.environ.get("ONYX_RUN", "build/bin/onyx-run")
     os.makedirs(args.out, exist_ok=True)
@@ -261,10 +263,12 @@ def main():
             model, arch, c, prompt, args.new)
         graph_ids, graph_prefill, graph_decode = graph_generate(
             model, arch, c, prompt, args.new)
-        warm_up(args.warmup)
-        ids, prefill, decode, text = onyx_generate(
-            onyx_run, path, prompt, args.new, args.onyx_args.split())
-        print(f"=== {arch}: onyx-run output\n{text}")
+        ids = prefill = decode = None
+        if not args.no_onyx:
+            warm_up(args.warmup)
+            ids, prefill, decode, text = onyx_generate(
+                onyx_run, path, prompt, args.new, args.onyx_args.split())
+            print(f"=== {arch}: onyx-run output\n{text}")
         bound = weight_bytes / (bandwidth * 1e9) * 1e3
         same = (sum(a == b for a, b in zip(ids, eager_ids))
                 if ids else 0)
