@@ -68,7 +68,8 @@ def eager_generate(model, arch, c, prompt, new):
              for _ in range(2 * c["layers"])]
     ids, past, out, decode = list(prompt), 0, [], []
     prefill = 0.0
-    with torch.no_grad():
+    # The model makes its masks with torch.arange: on the GPU too.
+    with torch.no_grad(), torch.device("cuda"):
         for step in range(new):
             inputs = [t.cuda() for t in gd.step_inputs(ids, past, arch, c, [])]
             start = sync_time()
