@@ -6,13 +6,16 @@
 // memory (no copy), every other op becomes the dispatches its kernel
 // generator (KernelGenerator.h) emits, and results are downloaded and
 // returned. Ops folded away earlier emit nothing; constants only shape
-// computations used emit nothing either. New tensors are gpu.alloc ops:
-// gpu-plan-buffers places them.
+// computations used emit nothing either, and shape computations left
+// (Shape, Gather, Concat, ... on small integer tensors) become host ops of
+// the gpu dialect, evaluated before a run is recorded (ShapeValues.h). New
+// tensors are gpu.alloc ops: gpu-plan-buffers places them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lowering/KernelGenerator.h"
 #include "lowering/Passes.h"
+#include "lowering/ShapeValues.h"
 
 #include "dialect/gpu/HostOps.h"
 #include "lowering/TiledGemm.h"
@@ -96,6 +99,10 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
                                 : view);
     return success();
   }
+  // Shape computations run on the host (ShapeValues.h): no kernel, and the
+  // result is materialized only if a kernel reads it.
+  if (isEvaluatedOnHost(op, ctx) && ctx.getShapeValue(op->getResult(0)))
+    return success();
   if (isAlias(name)) {
     if (name == "onnx.Dropout" && op->getNumResults() > 1 &&
         !op->getResult(1).use_empty())

@@ -15,10 +15,14 @@
 // trip of the product through memory. Its operands count against the
 // bindings too.
 //
+// Ops on shape values (ShapeValues.h: small integer tensors) are left alone:
+// the host program computes them where they are shapes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/Passes.h"
+#include "lowering/ShapeValues.h"
 #include "lowering/TiledGemm.h"
 
 #include "dialect/gpu/Target.h"
@@ -122,7 +126,7 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
     ops.push_back(&op);
   llvm::SmallPtrSet<Operation *, 16> done;
   for (Operation *root : llvm::reverse(ops)) {
-    if (done.count(root) || !isFusibleElementwise(root))
+    if (done.count(root) || !isFusibleElementwise(root) || isShapeOp(root))
       continue;
     llvm::SmallPtrSet<Operation *, 16> group;
     group.insert(root);
@@ -133,7 +137,7 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || producer->getBlock() != &block ||
             group.count(producer) || done.count(producer) ||
-            !isFusibleElementwise(producer))
+            !isFusibleElementwise(producer) || isShapeOp(producer))
           continue;
         if (!llvm::all_of(producer->getResult(0).getUsers(),
                           [&](Operation *user) { return group.count(user); }))

@@ -1,6 +1,7 @@
 //===- KernelGenerator.cpp - The lowering context and generator table -----===//
 
 #include "lowering/KernelGenerator.h"
+#include "lowering/ShapeValues.h"
 
 #include "dialect/gpu/HostOps.h"
 
@@ -33,6 +34,10 @@ Value LoweringContext::getView(Value value) {
     return it->second;
   if (DenseElementsAttr constant = onnx::getConstantValue(value))
     return views[value] = getWeight(value, constant);
+  // A shape value a kernel reads as data.
+  if (std::optional<SmallVector<Size>> elements = getShapeValue(value))
+    return views[value] = materializeShapeValue(
+               *this, cast<RankedTensorType>(value.getType()), *elements);
   emitError() << "operand of type " << value.getType()
               << " has no GPU memory: the op that defines it was not lowered";
   return nullptr;
@@ -136,6 +141,89 @@ Size LoweringContext::max(Size a, Size b) {
   return gpu::HostArithOp::create(builder, getLoc(), "gpu.maxi",
                                   toValue(builder, getLoc(), a),
                                   toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::arith(StringRef name, Size a, Size b) {
+  if (a.isStatic() && b.isStatic()) {
+    std::string error;
+    if (std::optional<int64_t> r =
+            gpu::evaluateHostArith(name, a.constant, b.constant, error))
+      return *r;
+  }
+  Location loc = getLoc();
+  return gpu::HostArithOp::create(builder, loc, name, toValue(builder, loc, a),
+                                  toValue(builder, loc, b));
+}
+
+Size LoweringContext::select(Size condition, Size a, Size b) {
+  if (condition.isStatic())
+    return condition.constant ? a : b;
+  if (a.isStatic() && b.isStatic() && a.constant == b.constant)
+    return a;
+  Location loc = getLoc();
+  return builder
+      .create<gpu::SelectOp>(loc, condition.value, toValue(builder, loc, a),
+                             toValue(builder, loc, b))
+      ->getResult(0);
+}
+
+LogicalResult LoweringContext::check(Size condition, StringRef message,
+                                     ArrayRef<Size> values) {
+  if (condition.isStatic()) {
+    if (condition.constant)
+      return success();
+    // Known to fail: say so now.
+    SmallVector<int64_t> known;
+    for (Size v : values)
+      known.push_back(v.constant);
+    return emitError() << gpu::formatAssertMessage(message, known);
+  }
+  Location loc = getLoc();
+  SmallVector<Value> operands;
+  for (Size v : values)
+    operands.push_back(toValue(builder, loc, v));
+  builder.create<gpu::AssertOp>(loc, condition.value, message,
+                                ValueRange(operands));
+  return success();
+}
+
+std::optional<SmallVector<Size>> LoweringContext::getShapeValue(Value value) {
+  auto it = shapeValues.find(value);
+  if (it != shapeValues.end())
+    return it->second;
+  if (!isShapeValueType(value.getType()))
+    return std::nullopt;
+  SmallVector<Size> elements;
+  if (DenseElementsAttr constant = onnx::getConstantValue(value)) {
+    bool isUnsigned = cast<IntegerType>(constant.getElementType()).isUnsigned();
+    for (int64_t i = 0, e = constant.getNumElements(); i < e; ++i) {
+      llvm::APInt v = constant.getIntValue(i);
+      elements.push_back(isUnsigned ? int64_t(v.getZExtValue())
+                                    : v.getSExtValue());
+    }
+  } else if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // An argument's elements are read when the run starts.
+    if (!isa_and_nonnull<FuncOp>(arg.getOwner()->getParentOp()))
+      return std::nullopt;
+    for (int64_t i = 0,
+                 e = cast<RankedTensorType>(value.getType()).getNumElements();
+         i < e; ++i)
+      elements.push_back(
+          builder.create<gpu::ExtractOp>(getLoc(), value, i)->getResult(0));
+  } else {
+    // The host ops are created at the op being lowered but located at the
+    // op that defines the value, so that a run's error names that node.
+    Operation *def = value.getDefiningOp();
+    Operation *user = current;
+    current = def;
+    std::optional<SmallVector<Size>> result =
+        evaluateShapeOp(def, value, *this);
+    current = user;
+    if (!result)
+      return std::nullopt;
+    elements = std::move(*result);
+  }
+  return shapeValues[value] = elements;
 }
 
 Size LoweringContext::broadcastFactor(Size dim) {

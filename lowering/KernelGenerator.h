@@ -34,6 +34,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace onyx::lowering {
@@ -103,6 +104,27 @@ public:
   Size mul(Size a, Size b);
   Size ceilDiv(Size a, Size b);
   Size max(Size a, Size b);
+  /// Host op `name` of the integer table (dialect/gpu/HostOps.h: "gpu.addi",
+  /// "gpu.lti", ...), folded where both are constants and the op does not
+  /// fail on them.
+  Size arith(StringRef name, Size a, Size b);
+  /// `condition` (0 or not) ? `a` : `b`.
+  Size select(Size condition, Size a, Size b);
+  /// A check of the run: it fails with `message` (where `{i}` stands for
+  /// `values[i]`) at the op being lowered where `condition` is 0. Reports
+  /// now, and fails, where `condition` is the constant 0.
+  LogicalResult check(Size condition, StringRef message,
+                      ArrayRef<Size> values = {});
+
+  /// The elements of `value` where it is a *shape value* (ShapeValues.h):
+  /// a small integer tensor computed only from Shape, Size, constants,
+  /// arguments and integer ops on such values, as index values of the host
+  /// program; computed on first request, emitting no kernel. nullopt
+  /// otherwise.
+  std::optional<SmallVector<Size>> getShapeValue(Value value);
+  /// Whether getShapeValue computed `value` already.
+  bool hasShapeValue(Value value) const { return shapeValues.count(value); }
+
   /// 0 for a dimension of size 0 or 1, else 1: what a broadcast input's
   /// stride is multiplied by where its dimension is known only at run time.
   Size broadcastFactor(Size dim);
@@ -147,6 +169,7 @@ private:
   Operation *current = nullptr;
   llvm::DenseMap<Value, Value> views;
   llvm::DenseMap<Value, SmallVector<Size>> dims;
+  llvm::DenseMap<Value, SmallVector<Size>> shapeValues;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;

@@ -6,12 +6,15 @@
 // (--bind-dims, or the shapes of the inputs onyx-run is given) and folds
 // shape computations; this pass checks that every op left with a `?` in an
 // operand or result has a generator that handles it, and says how to bind
-// the dims otherwise, rather than letting a generator meet a `?`.
+// the dims otherwise, rather than letting a generator meet a `?`. Shape ops
+// whose results are shape values (Shape of a tensor with `?` dims, ...) are
+// computed by the host program (ShapeValues.h) and need no kernel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lowering/KernelGenerator.h"
 #include "lowering/Passes.h"
+#include "lowering/ShapeValues.h"
 
 #include "ir/BuiltinOps.h"
 
@@ -62,7 +65,7 @@ public:
         return;
       const KernelGenerator *generator =
           lookupKernelGenerator(op->getName().getStringRef());
-      if (generator && generator->dynamicDims)
+      if ((generator && generator->dynamicDims) || isShapeOp(op))
         return;
       op->emitOpError() << "has a tensor without a static shape and no "
                            "kernel for run-time dimensions yet; bind "

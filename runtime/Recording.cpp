@@ -77,6 +77,16 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
         return op.emitOpError()
                << "of " << lhs << " and " << rhs << " " << error;
       r.values[op.getResult(0)] = *result;
+    } else if (auto select = dyn_cast<gpu::SelectOp>(&op)) {
+      r.values[op.getResult(0)] = r.values.lookup(
+          op.getOperand(r.values.lookup(op.getOperand(0)) ? 1 : 2));
+    } else if (auto check = dyn_cast<gpu::AssertOp>(&op)) {
+      if (r.values.lookup(check.getCondition()))
+        continue;
+      SmallVector<int64_t> values;
+      for (Value v : check.getValues())
+        values.push_back(r.values.lookup(v));
+      return op.emitOpError() << check.formatMessage(values);
     }
   }
   return success();

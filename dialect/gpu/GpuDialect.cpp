@@ -14,7 +14,8 @@ namespace onyx::gpu {
 
 GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
   addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp,
-                CopyOp, UploadOp, DownloadOp, DimOp, ExtractOp, ConstantOp>();
+                CopyOp, UploadOp, DownloadOp, DimOp, ExtractOp, ConstantOp,
+                SelectOp, AssertOp>();
   for (StringRef name : getHostArithOpNames())
     fillHostArithOpInfo(addOperation(name, OpTrait::Pure));
 }

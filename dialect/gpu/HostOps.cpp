@@ -200,6 +200,15 @@ const HostArithRow kHostArithRows[] = {
          return overflow(e);
        return floorDiv(a, b);
      }},
+    {"gpu.divi",
+     [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
+       if (!checkDivisor(b, e))
+         return std::nullopt;
+       if (a == INT64_MIN && b == -1)
+         return overflow(e);
+       // Truncating toward zero, as C and ONNX's integer Div do.
+       return a / b;
+     }},
     {"gpu.ceildivi",
      [](int64_t a, int64_t b, std::string &e) -> std::optional<int64_t> {
        if (!checkDivisor(b, e))
@@ -225,6 +234,19 @@ const HostArithRow kHostArithRows[] = {
      [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
        return std::min(a, b);
      }},
+    // Comparisons give 1 or 0 (what gpu.select and gpu.assert test).
+    {"gpu.eqi",
+     [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
+       return a == b;
+     }},
+    {"gpu.lti",
+     [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
+       return a < b;
+     }},
+    {"gpu.lei",
+     [](int64_t a, int64_t b, std::string &) -> std::optional<int64_t> {
+       return a <= b;
+     }},
 };
 
 const HostArithRow *findRow(StringRef name) {
@@ -234,21 +256,33 @@ const HostArithRow *findRow(StringRef name) {
   return nullptr;
 }
 
-LogicalResult verifyHostArith(Operation *op) {
-  if (op->getNumOperands() != 2 ||
+LogicalResult verifyIndexOperands(Operation *op, unsigned count,
+                                  StringRef what) {
+  if (op->getNumOperands() != count ||
       !llvm::all_of(op->getOperands().getTypes(),
                     [](Type t) { return t.isIndex(); }))
-    return op->emitOpError("takes two index operands");
-  return verifyIndexResult(op);
+    return op->emitOpError() << "takes " << what << " index operands";
+  return success();
 }
 
-void printHostArith(Operation *op, OpAsmPrinter &p) {
+LogicalResult verifyHostArith(Operation *op) {
+  if (failed(verifyIndexOperands(op, 2, "two")))
+    return failure();
+  return verifyIndexResult(op);
+}
+} // namespace
+
+/// `%a, %b, ... {attrs}`: the operands of the table's ops, gpu.select and
+/// gpu.assert, all of type index.
+static void printIndexOperands(Operation *op, OpAsmPrinter &p) {
   p << " ";
   p.printOperands(op->getOperands());
   p.printOptionalAttrDict(op->getAttrs());
 }
 
-ParseResult parseHostArith(OpAsmParser &parser, OperationState &result) {
+static ParseResult parseIndexOperands(OpAsmParser &parser,
+                                      OperationState &result,
+                                      bool hasResult = true) {
   SmallVector<OpAsmParser::UnresolvedOperand, 2> operands;
   llvm::SMLoc loc = parser.getCurrentLocation();
   Type index = parser.getBuilder().getIndexType();
@@ -258,8 +292,17 @@ ParseResult parseHostArith(OpAsmParser &parser, OperationState &result) {
                              SmallVector<Type>(operands.size(), index), loc,
                              result.operands))
     return failure();
-  result.addTypes({index});
+  if (hasResult)
+    result.addTypes({index});
   return success();
+}
+
+namespace {
+void printHostArith(Operation *op, OpAsmPrinter &p) {
+  printIndexOperands(op, p);
+}
+ParseResult parseHostArith(OpAsmParser &parser, OperationState &result) {
+  return parseIndexOperands(parser, result);
 }
 } // namespace
 
@@ -270,6 +313,13 @@ Value HostArithOp::create(OpBuilder &builder, Location loc, StringRef name,
   state.addOperands({lhs, rhs});
   state.addTypes({builder.getIndexType()});
   return builder.create(state)->getResult(0);
+}
+
+std::optional<int64_t> evaluateHostArith(StringRef name, int64_t lhs,
+                                         int64_t rhs, std::string &error) {
+  const HostArithRow *row = findRow(name);
+  assert(row && "not a host integer op");
+  return row->fn(lhs, rhs, error);
 }
 
 FailureOr<int64_t> HostArithOp::evaluate(int64_t lhs, int64_t rhs,
@@ -295,8 +345,79 @@ void fillHostArithOpInfo(OpInfo *info) {
   info->parse = parseHostArith;
 }
 
+//===----------------------------------------------------------------------===//
+// gpu.select, gpu.assert
+//===----------------------------------------------------------------------===//
+
+void SelectOp::build(OpBuilder &builder, OperationState &state, Value condition,
+                     Value trueValue, Value falseValue) {
+  state.addOperands({condition, trueValue, falseValue});
+  state.addTypes({builder.getIndexType()});
+}
+LogicalResult SelectOp::verify() {
+  if (failed(verifyIndexOperands(state, 3, "three")))
+    return failure();
+  return verifyIndexResult(state);
+}
+void SelectOp::print(OpAsmPrinter &p) { printIndexOperands(state, p); }
+ParseResult SelectOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseIndexOperands(parser, result);
+}
+
+static constexpr StringRef kMessage = "message";
+
+void AssertOp::build(OpBuilder &builder, OperationState &state, Value condition,
+                     StringRef message, ValueRange values) {
+  state.addOperands(condition);
+  state.addOperands(values);
+  state.addAttribute(kMessage, builder.getStringAttr(message));
+}
+StringRef AssertOp::getMessage() {
+  return state->getAttrOfType<StringAttr>(kMessage).getValue();
+}
+std::string AssertOp::formatMessage(ArrayRef<int64_t> values) {
+  return formatAssertMessage(getMessage(), values);
+}
+
+std::string formatAssertMessage(StringRef message, ArrayRef<int64_t> values) {
+  std::string text;
+  while (!message.empty()) {
+    size_t open = message.find('{');
+    text += message.take_front(open).str();
+    if (open == StringRef::npos)
+      break;
+    message = message.drop_front(open);
+    size_t close = message.find('}');
+    unsigned index;
+    if (close != StringRef::npos &&
+        !message.slice(1, close).getAsInteger(10, index) &&
+        index < values.size()) {
+      text += std::to_string(values[index]);
+      message = message.drop_front(close + 1);
+    } else {
+      text += '{';
+      message = message.drop_front();
+    }
+  }
+  return text;
+}
+LogicalResult AssertOp::verify() {
+  if (state->getNumOperands() < 1 ||
+      !llvm::all_of(state->getOperands().getTypes(),
+                    [](Type t) { return t.isIndex(); }) ||
+      !state->getAttrOfType<StringAttr>(kMessage))
+    return emitOpError("takes a condition, index values and a 'message'");
+  if (state->getNumResults() != 0)
+    return emitOpError("has no results");
+  return success();
+}
+void AssertOp::print(OpAsmPrinter &p) { printIndexOperands(state, p); }
+ParseResult AssertOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseIndexOperands(parser, result, /*hasResult=*/false);
+}
+
 bool isHostOp(Operation *op) {
-  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp>(op);
+  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, SelectOp, AssertOp>(op);
 }
 
 } // namespace onyx::gpu

@@ -10,6 +10,8 @@
 //   %c = gpu.constant 64
 //   %e = gpu.muli %n, %c                            one row of the table below
 //   %g = gpu.ceildivi %e, %c
+//   %s = gpu.select %cond, %a, %b                   %cond ? %a : %b
+//   gpu.assert %ok, %g {message = "..."}            fail the run where 0
 //
 // The integer ops are one table (HostOps.cpp), a row each: name and
 // function. Every function is exact in 64 bits: an overflow or a division by
@@ -85,6 +87,53 @@ public:
   /// error with `error` saying which.
   FailureOr<int64_t> evaluate(int64_t lhs, int64_t rhs, std::string &error);
 };
+
+/// `%r = gpu.select %cond, %a, %b`: `a` where `cond` is not 0, else `b`.
+class SelectOp : public Op<SelectOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.select"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value condition,
+                    Value trueValue, Value falseValue);
+  Value getCondition() { return state->getOperand(0); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// `gpu.assert %cond, %v0, %v1 {message = "has {0} elements, not {1}"}`:
+/// a run fails with the message at the op (the onnx node it was lowered
+/// from) where `cond` is 0; `{i}` in the message stands for value `vi`.
+/// What a run checks that only its sizes decide (a Reshape's element
+/// count).
+class AssertOp : public Op<AssertOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.assert"; }
+
+  static void build(OpBuilder &builder, OperationState &state, Value condition,
+                    StringRef message, ValueRange values = {});
+  Value getCondition() { return state->getOperand(0); }
+  OperandRange getValues() { return state->getOperands().drop_front(); }
+  StringRef getMessage();
+  /// The message with `{i}` replaced by `values[i]`.
+  std::string formatMessage(ArrayRef<int64_t> values);
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// `message` with `{i}` replaced by `values[i]` (gpu.assert's message).
+std::string formatAssertMessage(StringRef message, ArrayRef<int64_t> values);
+
+/// Applies row `name` of the table to constants; nullopt with the reason in
+/// `error` where it fails.
+std::optional<int64_t> evaluateHostArith(StringRef name, int64_t lhs,
+                                         int64_t rhs, std::string &error);
 
 /// Names of the table's ops (`gpu.addi`, ...), in table order.
 SmallVector<StringRef> getHostArithOpNames();

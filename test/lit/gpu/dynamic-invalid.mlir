@@ -73,3 +73,21 @@ func.func @main(%arg0: tensor<?x4xf32>) {
   gpu.dispatch @k[1, 1](%arg0) : tensor<?x4xf32>
   return
 }
+
+// -----
+
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  // expected-error @+1 {{'gpu.select' op takes three index operands}}
+  %s = gpu.select %n, %n
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<?x4xf32>) {
+  %n = gpu.dim %arg0[0] : tensor<?x4xf32>
+  // expected-error @+1 {{'gpu.assert' op takes a condition, index values and a 'message'}}
+  gpu.assert %n
+  return
+}
