@@ -110,8 +110,6 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx);
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx);
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx);
-LogicalResult lowerShape(Operation *op, LoweringContext &ctx);
-LogicalResult lowerSize(Operation *op, LoweringContext &ctx);
 LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx);
 
 } // namespace onyx::lowering::datamovement

@@ -430,8 +430,6 @@ const KernelGenerator generators[] = {
     {"onnx.Range", lowerRange},
     {"onnx.ScatterElements", lowerScatterElements},
     {"onnx.ScatterND", lowerScatterND},
-    {"onnx.Shape", lowerShape},
-    {"onnx.Size", lowerSize},
     {"onnx.Slice", lowerSlice},
     {"onnx.Split", lowerSplit},
     {"onnx.Tile", lowerTile},

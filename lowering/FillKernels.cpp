@@ -1,9 +1,10 @@
-//===- FillKernels.cpp - Range, Shape, Size and ConstantOfShape -----------===//
+//===- FillKernels.cpp - Range and ConstantOfShape ------------------------===//
 //
 // Ops whose results do not depend on their operands' data, except Range's
-// scalars. With static shapes, Shape, Size and ConstantOfShape fold away
-// during canonicalization; where they are still there (a module lowered
-// without canonicalizing) a small kernel writes the known values. Range
+// scalars. With static shapes, ConstantOfShape folds away during
+// canonicalization; where it is still there (a module lowered without
+// canonicalizing) a small kernel writes the value. (Shape and Size are
+// shape values of the host program, ShapeValues.h.) Range
 // computes start + i * delta on the device, in the element type's compute
 // type (floats in float, or double for f64; integers exactly).
 //
@@ -72,32 +73,6 @@ LogicalResult fill(LoweringContext &ctx, Operation *op, unsigned byteSize,
 }
 
 } // namespace
-
-LogicalResult lowerShape(Operation *op, LoweringContext &ctx) {
-  RankedTensorType type = checkTensor(ctx, op->getOperand(0), "operand 'data'");
-  if (!type)
-    return failure();
-  // The [start, end) range of dimensions, as dialect/onnx/ShapeOps.cpp
-  // clamps it.
-  onnx::OpAttrs attrs(op);
-  int64_t rank = type.getRank();
-  auto clamp = [&](int64_t v) {
-    return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank);
-  };
-  int64_t start = clamp(attrs.getInt("start"));
-  int64_t end = attrs.has("end") ? clamp(attrs.getInt("end")) : rank;
-  SmallVector<std::string> values;
-  for (int64_t d = start; d < end; ++d)
-    values.push_back(int64Literal(type.getShape()[d]));
-  return fill(ctx, op, 8, values);
-}
-
-LogicalResult lowerSize(Operation *op, LoweringContext &ctx) {
-  RankedTensorType type = checkTensor(ctx, op->getOperand(0), "operand 'data'");
-  if (!type)
-    return failure();
-  return fill(ctx, op, 8, {int64Literal(type.getNumElements())});
-}
 
 LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx) {
   Type elementType =

@@ -261,13 +261,15 @@ func.func @main(%start: tensor<f32>, %limit: tensor<f32>) -> tensor<10xf32> {
 
 // CHECK: // -----
 // Shape, Size and ConstantOfShape fold away when canonicalized; lowered as
-// they are, a kernel writes the values their types give.
+// they are, ConstantOfShape's kernel writes its value and Shape and Size,
+// shape values of the host program, are materialized with the values their
+// types give because they are returned.
 // CHECK: gpu.kernel @fill(write)
-// CHECK-SAME: const uvec2 values[2] = uvec2[](uvec2(3u, 0u), uvec2(4u, 0u));
-// CHECK: gpu.kernel @fill_1(write)
-// CHECK-SAME: y.d[i] = uvec2(24u, 0u);
-// CHECK: gpu.kernel @fill_2(write)
 // CHECK-SAME: y.d[i] = uint8_t(253u);
+// CHECK: gpu.kernel @shape_value(write)
+// CHECK-SAME: y.d[0] = uvec2(3u, 0u);\0A  y.d[1] = uvec2(4u, 0u);
+// CHECK: gpu.kernel @shape_value_1(write)
+// CHECK-SAME: y.d[0] = uvec2(24u, 0u);
 func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<2xi64>, tensor<i64>, tensor<3x4xi8>) {
   %0 = "onnx.Shape"(%x) {start = 1 : si64} : (tensor<2x3x4xf32>) -> tensor<2xi64>
   %1 = "onnx.Size"(%x) : (tensor<2x3x4xf32>) -> tensor<i64>
