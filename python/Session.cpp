@@ -6,6 +6,7 @@
 #include "dialect/onnx/io/SignatureCheck.h"
 #include "dialect/onnx/reference/ReferenceBackend.h"
 #include "runtime/Executable.h"
+#include "tools/onyx-run/DeviceCacheSession.h"
 
 #include <fmt/format.h>
 
@@ -73,6 +74,12 @@ std::string Session::getDeviceDescription() const {
 }
 
 Session::Variant &Session::getVariant(const ShapeKey &shapes) {
+  if (backend && !triedSymbolic) {
+    triedSymbolic = true;
+    symbolic = compileSymbolic();
+  }
+  if (symbolic)
+    return *symbolic;
   for (auto it = variants.begin(); it != variants.end(); ++it) {
     if (it->first != shapes)
       continue;
@@ -114,11 +121,37 @@ std::unique_ptr<Session::Variant> Session::compile(const ShapeKey &shapes) {
   return variant;
 }
 
+std::unique_ptr<Session::Variant> Session::compileSymbolic() {
+  auto variant = std::make_unique<Variant>();
+  Context *ctx = variant->context.get();
+  onnx::ModelLoadOptions loadOptions;
+  loadOptions.dimBindings = options.dimBindings;
+  variant->module =
+      onnx::loadOnnxModelBuffer(bytes, name, baseDir, ctx, {}, loadOptions);
+  if (!variant->module ||
+      failed(backend->lower(*variant->module, /*irDump=*/nullptr))) {
+    // Compiled per set of shapes instead, which reports its own errors.
+    variant->context.take();
+    return nullptr;
+  }
+  variant->main = cast<FuncOp>(variant->module.get().lookupSymbol("main"));
+  FailureOr<std::unique_ptr<runtime::Executable>> executable =
+      runtime::Executable::load(backend->getDevice(), *variant->module);
+  if (failed(executable)) {
+    variant->context.take();
+    return nullptr;
+  }
+  variant->executable = std::move(*executable);
+  return variant;
+}
+
 std::string Session::takeWarnings() {
   std::lock_guard<std::mutex> lock(mutex);
   std::string text = context.take();
   for (auto &entry : variants)
     text += entry.second->context.take();
+  if (symbolic)
+    text += symbolic->context.take();
   while (!text.empty() && text.back() == '\n')
     text.pop_back();
   return text;
@@ -167,9 +200,13 @@ std::vector<OutputTensor> Session::runReference(Variant &variant,
 std::vector<OutputTensor> Session::runVulkan(Variant &variant,
                                              ArrayRef<InputView> inputs) {
   std::vector<runtime::HostTensorRef> refs;
+  // A `?` dimension of the variant takes the input's size.
   for (auto [input, type] :
        llvm::zip(inputs, variant.main.getFunctionType().getInputs()))
-    refs.push_back({cast<RankedTensorType>(type), input.bytes});
+    refs.push_back(
+        {RankedTensorType::get(input.shape,
+                               cast<RankedTensorType>(type).getElementType()),
+         input.bytes});
   FailureOr<std::vector<runtime::HostTensor>> results =
       variant.executable->runViews(refs);
   if (failed(results))
@@ -199,6 +236,29 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
   if (failed(run::checkPrompt(*interface, prompt, options, error)))
     throw Error(ErrorKind::InvalidArgument, error);
   std::string reported;
+  auto report = [&](const std::string &message) { reported += message; };
+  std::unique_lock<std::mutex> lock(mutex);
+  if (backend && !triedSymbolic) {
+    triedSymbolic = true;
+    symbolic = compileSymbolic();
+  }
+  if (symbolic) {
+    // One plan for every step, the cache on the device (the lock held).
+    FailureOr<std::unique_ptr<run::DeviceCacheSession>> decoder =
+        run::DeviceCacheSession::create(*interface, *symbolic->executable,
+                                        report);
+    if (failed(decoder))
+      fail(symbolic.get(), ErrorKind::Run, reported);
+    FailureOr<run::GenerationResult> result =
+        run::generate(**decoder, prompt, options);
+    if (failed(result))
+      fail(symbolic.get(), ErrorKind::Run,
+           reported.empty() ? "the generation failed" : reported);
+    checkValidation();
+    return std::vector<int64_t>(result->ids.begin(), result->ids.end());
+  }
+  // Each step through run(), which takes the lock itself.
+  lock.unlock();
   run::StepFunction step = [&](ArrayRef<onnx::Tensor> inputs) {
     SmallVector<InputView> views;
     for (const onnx::Tensor &input : inputs)
@@ -214,9 +274,7 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
     }
     return FailureOr<SmallVector<onnx::Tensor>>(std::move(results));
   };
-  run::HostCacheSession decoder(
-      std::move(*interface), step,
-      [&](const std::string &message) { reported += message; });
+  run::HostCacheSession decoder(std::move(*interface), step, report);
   FailureOr<run::GenerationResult> result =
       run::generate(decoder, prompt, options);
   if (failed(result))

@@ -4,13 +4,15 @@
 // model (its bytes, kept for later imports), its declared signature, and
 // the backend it runs on: the reference evaluator or a Vulkan device, the
 // one onyx-run picks by default. It goes through the same steps as
-// onyx-run (import with the inputs' shapes bound, canonicalize and cse;
-// for Vulkan, lower for the device and load), once per distinct set of
-// input shapes: compiled variants are kept, the least recently used
-// dropped beyond a few. Inputs arrive as views of the caller's memory and
-// are copied once: into staging memory on Vulkan, into the evaluator's
-// tensors on the reference backend. Failures throw python::Error with the
-// diagnostics' text.
+// onyx-run (import, canonicalize and cse; for Vulkan, lower for the device
+// and load). On Vulkan the model is compiled once with its symbolic
+// dimensions where every op has a kernel for sizes known at run time, and
+// that one variant serves every shape; otherwise (and on the reference
+// backend) once per distinct set of input shapes, bound: compiled variants
+// are kept, the least recently used dropped beyond a few. Inputs arrive as
+// views of the caller's memory and are copied once: into staging memory on
+// Vulkan, into the evaluator's tensors on the reference backend. Failures throw
+// python::Error with the diagnostics' text.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -79,8 +81,10 @@ public:
   std::vector<OutputTensor> run(ArrayRef<InputView> inputs);
 
   /// Generates tokens after `prompt` with a decoder in the exporters' cache
-  /// interface (onyx_generate's loop; each step runs through run(), the
-  /// cache through the host) and returns the new ids. A model without the
+  /// interface (onyx_generate's loop) and returns the new ids. With a
+  /// variant compiled for symbolic dimensions the cache stays on the device
+  /// (DeviceCacheSession); otherwise each step runs through run(), the cache
+  /// through the host. A model without the
   /// interface or a bad prompt throws InvalidArgument.
   std::vector<int64_t> generate(ArrayRef<int64_t> prompt,
                                 const run::GenerationOptions &options);
@@ -92,6 +96,9 @@ private:
   /// The variant compiled for `shapes`, compiled now if there is none.
   Variant &getVariant(const ShapeKey &shapes);
   std::unique_ptr<Variant> compile(const ShapeKey &shapes);
+  /// The model lowered and loaded with its symbolic dimensions; null if an
+  /// op needs its sizes bound (what it reported is dropped).
+  std::unique_ptr<Variant> compileSymbolic();
   std::vector<OutputTensor> runReference(Variant &variant,
                                          ArrayRef<InputView> inputs);
   std::vector<OutputTensor> runVulkan(Variant &variant,
@@ -114,6 +121,9 @@ private:
   /// Compiled variants, most recently used first; each holds its Context,
   /// so dropping one frees its weights.
   std::list<std::pair<ShapeKey, std::unique_ptr<Variant>>> variants;
+  /// On Vulkan, the variant for every shape, if the model compiles so.
+  std::unique_ptr<Variant> symbolic;
+  bool triedSymbolic = false;
   /// One run at a time: variants and the device's queue are shared.
   std::mutex mutex;
 };
