@@ -4,6 +4,7 @@
 
 #include "lowering/Glsl.h"
 
+#include "dialect/gpu/HostOps.h"
 #include "dialect/onnx/OnnxDialect.h"
 
 #include "ir/Operation.h"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <numeric>
 
 namespace onyx::lowering::datamovement {
 
@@ -96,10 +98,10 @@ std::string bitsLiteral(DenseElementsAttr value, int64_t index) {
   }
 }
 
-RankedTensorType checkTensor(LoweringContext &ctx, Value value,
-                             StringRef what) {
+RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what,
+                             bool dynamic) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape()) {
+  if (!type || !(dynamic || type.hasStaticShape())) {
     ctx.emitError() << what << " must have a static shape, got "
                     << value.getType();
     return {};
@@ -110,6 +112,8 @@ RankedTensorType checkTensor(LoweringContext &ctx, Value value,
                     << ", which GPU kernels do not support";
     return {};
   }
+  if (!type.hasStaticShape())
+    return type;
   uint64_t bytes = uint64_t(type.getNumElements()) * size;
   if (bytes > ctx.getTarget().maxStorageBufferRange) {
     ctx.emitError() << what << " of type " << type << " takes " << bytes
@@ -149,6 +153,14 @@ std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
 
 std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
                         StringRef prefix) {
+  SmallVector<std::string> dims;
+  for (int64_t d : shape)
+    dims.push_back(uintLiteral(d));
+  return coordinates(dims, flat, prefix);
+}
+
+std::string coordinates(ArrayRef<std::string> shape, StringRef flat,
+                        StringRef prefix) {
   std::string p = prefix.str();
   if (shape.empty())
     return "";
@@ -156,22 +168,290 @@ std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
     return "uint " + p + "0 = " + flat.str() + ";\n";
   std::string code = "uint " + p + "t = " + flat.str() + ";\n";
   for (size_t d = shape.size(); d-- > 1;)
-    code += "uint " + p + std::to_string(d) + " = " + p + "t % " +
-            uintLiteral(shape[d]) + "; " + p + "t /= " + uintLiteral(shape[d]) +
-            ";\n";
+    code += "uint " + p + std::to_string(d) + " = " + p + "t % " + shape[d] +
+            "; " + p + "t /= " + shape[d] + ";\n";
   code += "uint " + p + "0 = " + p + "t;\n";
   return code;
 }
 
-CopyPiece gatherPiece(ArrayRef<int64_t> shape, unsigned src, int64_t srcBase,
-                      ArrayRef<int64_t> srcStrides, unsigned dst) {
+//===----------------------------------------------------------------------===//
+// Poly and Symbols
+//===----------------------------------------------------------------------===//
+
+Poly::Poly(int64_t constant) {
+  if (constant)
+    terms.push_back({{}, constant});
+}
+
+Poly Poly::symbol(unsigned number) {
+  Poly p;
+  p.terms.push_back({{number}, 1});
+  return p;
+}
+
+int64_t Poly::getConstant() const {
+  assert(isStatic() && "a polynomial of symbols has no constant value");
+  return terms.empty() ? 0 : terms[0].coefficient;
+}
+
+int64_t Poly::getDivisor() const {
+  int64_t g = 0;
+  for (const Term &t : terms)
+    g = std::gcd(g, t.coefficient < 0 ? -t.coefficient : t.coefficient);
+  return g;
+}
+
+bool Poly::isNegative() const {
+  return !terms.empty() &&
+         llvm::all_of(terms, [](const Term &t) { return t.coefficient < 0; });
+}
+
+Poly Poly::divideExactly(int64_t divisor) const {
+  Poly p = *this;
+  for (Term &t : p.terms) {
+    assert(t.coefficient % divisor == 0 && "not a divisor");
+    t.coefficient /= divisor;
+  }
+  return p;
+}
+
+void Poly::normalize() {
+  llvm::sort(terms, [](const Term &a, const Term &b) {
+    return std::lexicographical_compare(a.symbols.begin(), a.symbols.end(),
+                                        b.symbols.begin(), b.symbols.end());
+  });
+  SmallVector<Term, 2> merged;
+  for (Term &t : terms) {
+    if (!merged.empty() && merged.back().symbols == t.symbols)
+      merged.back().coefficient += t.coefficient;
+    else
+      merged.push_back(std::move(t));
+  }
+  llvm::erase_if(merged, [](const Term &t) { return t.coefficient == 0; });
+  terms = std::move(merged);
+}
+
+Poly Poly::operator+(const Poly &other) const {
+  Poly p = *this;
+  p.terms.append(other.terms.begin(), other.terms.end());
+  p.normalize();
+  return p;
+}
+
+Poly Poly::operator-(const Poly &other) const {
+  Poly p = *this;
+  for (Term t : other.terms) {
+    t.coefficient = -t.coefficient;
+    p.terms.push_back(std::move(t));
+  }
+  p.normalize();
+  return p;
+}
+
+Poly Poly::operator*(const Poly &other) const {
+  Poly p;
+  for (const Term &a : terms)
+    for (const Term &b : other.terms) {
+      Term t{a.symbols, a.coefficient * b.coefficient};
+      t.symbols.append(b.symbols.begin(), b.symbols.end());
+      llvm::sort(t.symbols);
+      p.terms.push_back(std::move(t));
+    }
+  p.normalize();
+  return p;
+}
+
+bool Poly::operator==(const Poly &other) const {
+  if (terms.size() != other.terms.size())
+    return false;
+  for (auto [a, b] : llvm::zip(terms, other.terms))
+    if (a.coefficient != b.coefficient || a.symbols != b.symbols)
+      return false;
+  return true;
+}
+
+Poly Symbols::get(Size size) {
+  if (size.isStatic())
+    return Poly(size.constant);
+  auto it = llvm::find(values, size.value);
+  unsigned number = it - values.begin();
+  if (it == values.end())
+    values.push_back(size.value);
+  return Poly::symbol(number);
+}
+
+SmallVector<Poly> Symbols::get(ArrayRef<Size> sizes) {
+  SmallVector<Poly> polys;
+  for (Size s : sizes)
+    polys.push_back(get(s));
+  return polys;
+}
+
+/// A key naming a polynomial: its terms.
+static std::string keyOf(const Poly &p) {
+  std::string key;
+  for (const Poly::Term &t : p.getTerms()) {
+    key += std::to_string(t.coefficient);
+    for (unsigned s : t.symbols)
+      key += "*" + std::to_string(s);
+    key += "+";
+  }
+  return key;
+}
+
+static Value toValue(LoweringContext &ctx, Size s) {
+  if (!s.isStatic())
+    return s.value;
+  return ctx.getBuilder()
+      .create<gpu::ConstantOp>(ctx.getLoc(), s.constant)
+      ->getResult(0);
+}
+
+Size Symbols::materialize(const Poly &value) {
+  if (value.isStatic())
+    return Size(value.getConstant());
+  std::string key = keyOf(value);
+  auto it = materialized.find(key);
+  if (it != materialized.end())
+    return it->second;
+  // Positive terms first, then the negative ones subtracted: every partial
+  // result stays as small as the final one where the value is a size.
+  Size sum(0);
+  bool first = true;
+  SmallVector<const Poly::Term *> terms;
+  for (const Poly::Term &t : value.getTerms())
+    if (t.coefficient > 0)
+      terms.push_back(&t);
+  for (const Poly::Term &t : value.getTerms())
+    if (t.coefficient < 0)
+      terms.push_back(&t);
+  for (const Poly::Term *t : terms) {
+    Size product(t->coefficient < 0 ? -t->coefficient : t->coefficient);
+    for (unsigned s : t->symbols)
+      product = ctx.mul(product, Size(values[s]));
+    if (first && t->coefficient > 0) {
+      sum = product;
+    } else if (product.isStatic() && sum.isStatic()) {
+      sum = Size(sum.constant +
+                 (t->coefficient < 0 ? -product.constant : product.constant));
+    } else {
+      sum =
+          gpu::HostArithOp::create(ctx.getBuilder(), ctx.getLoc(),
+                                   t->coefficient < 0 ? "gpu.subi" : "gpu.addi",
+                                   toValue(ctx, sum), toValue(ctx, product));
+    }
+    first = false;
+  }
+  materialized[key] = sum;
+  return sum;
+}
+
+SmallVector<Size> Symbols::materialize(ArrayRef<Poly> polys) {
+  SmallVector<Size> sizes;
+  for (const Poly &p : polys)
+    sizes.push_back(materialize(p));
+  return sizes;
+}
+
+std::string Symbols::text(const Poly &value, KernelSizes &sizes) {
+  return sizes.get(materialize(value));
+}
+
+Poly Symbols::apply(StringRef op, const Poly &a, const Poly &b) {
+  return get(Size(gpu::HostArithOp::create(ctx.getBuilder(), ctx.getLoc(), op,
+                                           toValue(ctx, materialize(a)),
+                                           toValue(ctx, materialize(b)))));
+}
+
+Poly Symbols::min(const Poly &a, const Poly &b) {
+  if (a.isStatic() && b.isStatic())
+    return std::min(a.getConstant(), b.getConstant());
+  return apply("gpu.mini", a, b);
+}
+
+Poly Symbols::max(const Poly &a, const Poly &b) {
+  if (a.isStatic() && b.isStatic())
+    return std::max(a.getConstant(), b.getConstant());
+  return apply("gpu.maxi", a, b);
+}
+
+Poly Symbols::ceilDiv(const Poly &a, int64_t b) {
+  if (a.isStatic())
+    return (a.getConstant() + b - 1) / b;
+  if (b == 1)
+    return a;
+  return apply("gpu.ceildivi", a, Poly(b));
+}
+
+SmallVector<Poly> getStrides(ArrayRef<Poly> shape) {
+  SmallVector<Poly> strides(shape.size(), Poly(1));
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+Poly getNumElements(ArrayRef<Poly> shape) {
+  Poly n(1);
+  for (const Poly &d : shape)
+    n = n * d;
+  return n;
+}
+
+SmallVector<Poly> toPolys(ArrayRef<int64_t> values) {
+  return SmallVector<Poly>(values.begin(), values.end());
+}
+
+SmallVector<Poly> getDims(Symbols &symbols, Value value) {
+  return symbols.get(symbols.getContext().getDims(value));
+}
+
+SmallVector<Poly> resultDims(RankedTensorType type, ArrayRef<Poly> computed) {
+  SmallVector<Poly> dims;
+  for (auto [d, dim] : llvm::enumerate(type.getShape()))
+    dims.push_back(ShapedType::isDynamic(dim) ? computed[d] : Poly(dim));
+  return dims;
+}
+
+Value allocateResult(Symbols &symbols, Value result, ArrayRef<Poly> dims) {
+  LoweringContext &ctx = symbols.getContext();
+  Value out = ctx.allocate(cast<RankedTensorType>(result.getType()),
+                           symbols.materialize(dims));
+  ctx.setResult(result, out);
+  return out;
+}
+
+void dispatchLinear(Symbols &symbols, KernelSpec &spec,
+                    const KernelSizes &sizes, const Poly &invocations,
+                    ValueRange bindings) {
+  LoweringContext &ctx = symbols.getContext();
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  uint32_t workgroup = spec.workgroupSize[0];
+  // Static sizes keep the dispatch of a static grid.
+  if (invocations.isStatic() && push.empty()) {
+    ctx.dispatch(
+        kernel,
+        {glsl::ceilDiv(uint64_t(invocations.getConstant()), workgroup), 1, 1},
+        bindings);
+    return;
+  }
+  ctx.dispatch(
+      kernel,
+      {ctx.ceilDiv(symbols.materialize(invocations), int64_t(workgroup)),
+       Size(1), Size(1)},
+      bindings, push);
+}
+
+CopyPiece gatherPiece(ArrayRef<Poly> shape, unsigned src, Poly srcBase,
+                      ArrayRef<Poly> srcStrides, unsigned dst) {
   CopyPiece piece;
   piece.shape.assign(shape.begin(), shape.end());
   piece.src = src;
   piece.srcBase = srcBase;
   piece.srcStrides.assign(srcStrides.begin(), srcStrides.end());
   piece.dst = dst;
-  piece.dstStrides = onnx::getStrides(shape);
+  piece.dstStrides = getStrides(shape);
   return piece;
 }
 
@@ -191,12 +471,12 @@ void simplify(CopyPiece &p) {
   s.srcStrides.clear();
   s.dstStrides.clear();
   for (size_t d = 0; d < p.shape.size(); ++d) {
-    if (p.shape[d] == 1)
+    if (p.shape[d].isConstant(1))
       continue;
     if (!s.shape.empty() &&
         s.srcStrides.back() == p.srcStrides[d] * p.shape[d] &&
         s.dstStrides.back() == p.dstStrides[d] * p.shape[d]) {
-      s.shape.back() *= p.shape[d];
+      s.shape.back() = s.shape.back() * p.shape[d];
       s.srcStrides.back() = p.srcStrides[d];
       s.dstStrides.back() = p.dstStrides[d];
       continue;
@@ -208,52 +488,77 @@ void simplify(CopyPiece &p) {
   p = std::move(s);
 }
 
+bool divides(int64_t factor, const Poly &p) {
+  return p.getDivisor() % factor == 0;
+}
+
 /// Whether `p` can move `factor` elements at a time: its innermost
 /// dimension is contiguous on both sides and everything else is a multiple
-/// of `factor`.
+/// of `factor` (whatever the values of run-time dims).
 bool canWiden(const CopyPiece &p, int64_t factor) {
-  if (p.shape.empty() || p.srcStrides.back() != 1 || p.dstStrides.back() != 1 ||
-      p.shape.back() % factor || p.srcBase % factor || p.dstBase % factor)
+  if (p.shape.empty() || !p.srcStrides.back().isConstant(1) ||
+      !p.dstStrides.back().isConstant(1) || !divides(factor, p.shape.back()) ||
+      !divides(factor, p.srcBase) || !divides(factor, p.dstBase))
     return false;
   for (size_t d = 0; d + 1 < p.shape.size(); ++d)
-    if (p.srcStrides[d] % factor || p.dstStrides[d] % factor)
+    if (!divides(factor, p.srcStrides[d]) || !divides(factor, p.dstStrides[d]))
       return false;
   return true;
 }
 
 void widen(CopyPiece &p, int64_t factor) {
-  p.shape.back() /= factor;
-  p.srcBase /= factor;
-  p.dstBase /= factor;
+  p.shape.back() = p.shape.back().divideExactly(factor);
+  p.srcBase = p.srcBase.divideExactly(factor);
+  p.dstBase = p.dstBase.divideExactly(factor);
   for (size_t d = 0; d + 1 < p.shape.size(); ++d) {
-    p.srcStrides[d] /= factor;
-    p.dstStrides[d] /= factor;
+    p.srcStrides[d] = p.srcStrides[d].divideExactly(factor);
+    p.dstStrides[d] = p.dstStrides[d].divideExactly(factor);
   }
 }
 
-std::string indexExpr(int64_t base, ArrayRef<int64_t> strides) {
+/// The element offset `base + sum(c<d> * strides[d])` as a uint
+/// expression; a run-time stride that is negative is subtracted (uint
+/// arithmetic wraps).
+std::string indexExpr(Symbols &symbols, KernelSizes &sizes, const Poly &base,
+                      ArrayRef<Poly> strides) {
   std::string e;
   for (size_t d = 0; d < strides.size(); ++d) {
-    if (strides[d] == 0)
+    const Poly &stride = strides[d];
+    if (stride.isConstant(0))
       continue;
+    if (!stride.isStatic() && stride.isNegative()) {
+      e += fmt::format("{}c{} * {}", e.empty() ? "0u - " : " - ", d,
+                       symbols.text(-stride, sizes));
+      continue;
+    }
     if (!e.empty())
       e += " + ";
     e += fmt::format("c{}", d);
-    if (strides[d] != 1)
-      e += " * " + uintLiteral(strides[d]);
+    if (!stride.isConstant(1))
+      e += " * " + (stride.isStatic() ? uintLiteral(stride.getConstant())
+                                      : symbols.text(stride, sizes));
   }
-  if (base != 0 || e.empty())
-    e = e.empty() ? uintLiteral(base) : uintLiteral(base) + " + " + e;
+  if (!base.isConstant(0) || e.empty()) {
+    std::string b = base.isStatic() ? uintLiteral(base.getConstant())
+                                    : symbols.text(base, sizes);
+    e = e.empty() ? b : b + " + " + e;
+  }
   return e;
+}
+
+/// Whether the terms of indexExpr use the coordinates.
+bool usesCoordinates(ArrayRef<Poly> strides) {
+  return llvm::any_of(strides, [](const Poly &s) { return !s.isConstant(0); });
 }
 
 } // namespace
 
-void dispatchCopies(LoweringContext &ctx, StringRef name,
-                    SmallVector<CopyPiece> pieces, unsigned byteSize,
+void dispatchCopies(Symbols &symbols, StringRef name,
+                    SmallVector<CopyPiece, 2> pieces, unsigned byteSize,
                     ValueRange bindings, ArrayRef<gpu::Access> access) {
+  LoweringContext &ctx = symbols.getContext();
   llvm::erase_if(pieces, [](const CopyPiece &p) {
-    return llvm::is_contained(p.shape, 0);
+    return llvm::any_of(p.shape, [](const Poly &d) { return d.isConstant(0); });
   });
   if (pieces.empty())
     return;
@@ -276,46 +581,56 @@ void dispatchCopies(LoweringContext &ctx, StringRef name,
   }
 
   uint32_t workgroup = glsl::linearWorkgroupSize(ctx.getTarget());
+  KernelSizes sizes(ctx);
+  auto text = [&](const Poly &p) {
+    return p.isStatic() ? uintLiteral(p.getConstant()) : symbols.text(p, sizes);
+  };
   std::string body;
-  uint64_t total = 0;
+  Poly total(0);
   for (const CopyPiece &p : pieces) {
-    uint64_t count = 1;
-    for (int64_t n : p.shape)
-      count *= n;
+    Poly count = getNumElements(p.shape);
     // Pieces after the first index from their own start.
-    StringRef local = total ? "j" : "i";
-    if (total)
+    bool first = total.isConstant(0);
+    StringRef local = first ? "i" : "j";
+    if (!first)
       body += " else ";
-    body += "if (i < " + uintLiteral(int64_t(total + count)) + ") {\n";
-    if (total)
-      body += "uint j = i - " + uintLiteral(int64_t(total)) + ";\n";
+    body += "if (i < " + text(total + count) + ") {\n";
+    if (!first)
+      body += "uint j = i - " + text(total) + ";\n";
     // A side that walks its elements in order indexes with the flat index.
-    SmallVector<int64_t> contiguous = onnx::getStrides(p.shape);
-    auto index = [&](int64_t base, ArrayRef<int64_t> strides) {
-      if (strides != ArrayRef<int64_t>(contiguous))
-        return indexExpr(base, strides);
-      return base ? uintLiteral(base) + " + " + local.str() : local.str();
+    SmallVector<Poly> contiguous = getStrides(p.shape);
+    bool coords = false;
+    auto index = [&](const Poly &base, ArrayRef<Poly> strides) {
+      if (strides != ArrayRef<Poly>(contiguous)) {
+        coords |= usesCoordinates(strides);
+        return indexExpr(symbols, sizes, base, strides);
+      }
+      return base.isConstant(0) ? local.str()
+                                : text(base) + " + " + local.str();
     };
     std::string dst = index(p.dstBase, p.dstStrides);
     std::string src = index(p.srcBase, p.srcStrides);
-    if (dst.find('c') != std::string::npos ||
-        src.find('c') != std::string::npos)
-      body += coordinates(p.shape, local, "c");
+    if (coords) {
+      // The outermost dim takes what is left: its size is not needed.
+      SmallVector<std::string> dims = {""};
+      for (const Poly &d : ArrayRef<Poly>(p.shape).drop_front())
+        dims.push_back(text(d));
+      body += coordinates(dims, local, "c");
+    }
     body += fmt::format("b{}.d[{}] = b{}.d[{}];\n}}", p.dst, dst, p.src, src);
-    total += count;
+    total = total + count;
   }
 
   KernelSpec spec;
   spec.name = name.str();
   spec.workgroupSize = {workgroup, 1, 1};
   spec.bindings.assign(access.begin(), access.end());
-  std::string glsl = glsl::header(spec.workgroupSize);
+  std::string glsl = glsl::header(spec.workgroupSize) + sizes.declaration();
   for (unsigned b = 0; b < access.size(); ++b)
     glsl += bitsBuffer(b, access[b], unit, fmt::format("b{}", b));
   glsl += "void main() {\nuint i = gl_GlobalInvocationID.x;\n" + body + "\n}\n";
   spec.glsl = std::move(glsl);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, workgroup), 1, 1}, bindings);
+  dispatchLinear(symbols, spec, sizes, total, bindings);
 }
 
 } // namespace onyx::lowering::datamovement

@@ -21,6 +21,9 @@
 
 #include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
+#include "lowering/KernelSizes.h"
+
+#include <map>
 
 #include <optional>
 #include <string>
@@ -55,10 +58,12 @@ std::string indexBuffer(unsigned binding, Type indexType, StringRef name);
 std::string readIndex(Type indexType, StringRef name, StringRef at,
                       StringRef var);
 
-/// The static type of `value`, after checking that kernels can hold it and
-/// that it fits in a binding of the target; reports at the op being lowered
-/// (naming `what`) and returns null otherwise.
-RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what);
+/// The type of `value`, after checking that kernels can hold it and that it
+/// fits in a binding of the target; reports at the op being lowered (naming
+/// `what`) and returns null otherwise. Its shape must be static unless
+/// `dynamic` (the runtime checks a binding's size then).
+RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what,
+                             bool dynamic = false);
 
 /// Whether optional operand `i` of `op` is present.
 bool hasOperand(Operation *op, unsigned i);
@@ -76,26 +81,129 @@ std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
 /// varies fastest.
 std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
                         StringRef prefix);
+/// The same for dims given as GLSL uint expressions.
+std::string coordinates(ArrayRef<std::string> shape, StringRef flat,
+                        StringRef prefix);
+
+/// A size as the generators of this family reason about it: a polynomial
+/// with integer coefficients in symbols, the index values of the host
+/// program that hold dims known only at run time (or values computed from
+/// them). Strides, counts and offsets are sums of products of dims, so two
+/// sizes computed along different paths still compare equal, merge and
+/// divide as constants do; a static size is a constant polynomial, and
+/// generators compute with it exactly as with an int64_t.
+class Poly {
+public:
+  struct Term {
+    /// Symbol numbers (Symbols), sorted; empty for the constant term.
+    SmallVector<unsigned, 2> symbols;
+    int64_t coefficient = 0;
+  };
+
+  Poly(int64_t constant = 0);
+  static Poly symbol(unsigned number);
+
+  bool isStatic() const {
+    return terms.empty() || (terms.size() == 1 && terms[0].symbols.empty());
+  }
+  /// The value of a static polynomial.
+  int64_t getConstant() const;
+  bool isConstant(int64_t value) const {
+    return isStatic() && getConstant() == value;
+  }
+  /// A number every value of the polynomial is a multiple of (the gcd of
+  /// its coefficients); 0 for the zero polynomial.
+  int64_t getDivisor() const;
+  /// Whether every coefficient is negative (a negative stride).
+  bool isNegative() const;
+  /// Divides every coefficient by `divisor`, which divides getDivisor().
+  Poly divideExactly(int64_t divisor) const;
+  ArrayRef<Term> getTerms() const { return terms; }
+
+  Poly operator+(const Poly &other) const;
+  Poly operator-(const Poly &other) const;
+  Poly operator*(const Poly &other) const;
+  Poly operator-() const { return Poly(0) - *this; }
+  bool operator==(const Poly &other) const;
+  bool operator!=(const Poly &other) const { return !(*this == other); }
+
+private:
+  void normalize();
+  SmallVector<Term, 2> terms;
+};
+
+/// The symbols of one op's lowering: numbers index values in the order
+/// they are first seen (which keeps the host program deterministic) and
+/// turns polynomials back into index values, creating host ops once per
+/// distinct polynomial.
+class Symbols {
+public:
+  explicit Symbols(LoweringContext &ctx) : ctx(ctx) {}
+
+  LoweringContext &getContext() { return ctx; }
+  Poly get(Size size);
+  SmallVector<Poly> get(ArrayRef<Size> sizes);
+  /// `value` as a Size: a constant, or index values of the host program.
+  Size materialize(const Poly &value);
+  SmallVector<Size> materialize(ArrayRef<Poly> values);
+  /// A GLSL uint expression of `value`, which must not be negative at run
+  /// time: a literal, or a push constant of `sizes`.
+  std::string text(const Poly &value, KernelSizes &sizes);
+  /// Host arithmetic on index values that a polynomial cannot express.
+  Poly min(const Poly &a, const Poly &b);
+  Poly max(const Poly &a, const Poly &b);
+  /// `a` / `b` rounded up, for `a` >= 0 and `b` > 0.
+  Poly ceilDiv(const Poly &a, int64_t b);
+
+private:
+  Poly apply(StringRef op, const Poly &a, const Poly &b);
+  LoweringContext &ctx;
+  SmallVector<Value> values;
+  std::map<std::string, Size> materialized;
+};
+
+/// Row-major strides of `shape`, in elements, and its element count.
+SmallVector<Poly> getStrides(ArrayRef<Poly> shape);
+Poly getNumElements(ArrayRef<Poly> shape);
+SmallVector<Poly> toPolys(ArrayRef<int64_t> values);
+
+/// The dims of tensor `value` (an operand or result of the op being
+/// lowered); empty after an error.
+SmallVector<Poly> getDims(Symbols &symbols, Value value);
+/// The dims of a result of `type`: its static ones, and `computed` where it
+/// has a `?`.
+SmallVector<Poly> resultDims(RankedTensorType type, ArrayRef<Poly> computed);
+/// A new intermediate with `dims`, recorded as `result`'s memory.
+Value allocateResult(Symbols &symbols, Value result, ArrayRef<Poly> dims);
+/// Creates the kernel of `spec` after adding the push constants of `sizes`,
+/// and dispatches it with one invocation per unit of `invocations` in
+/// workgroups of spec.workgroupSize[0].
+void dispatchLinear(Symbols &symbols, KernelSpec &spec,
+                    const KernelSizes &sizes, const Poly &invocations,
+                    ValueRange bindings);
 
 /// One affine copy: every element of `shape` from binding `src` to binding
 /// `dst` (element offsets and strides as the file comment says).
 struct CopyPiece {
-  SmallVector<int64_t> shape;
+  SmallVector<Poly> shape;
   unsigned src = 0, dst = 1;
-  int64_t srcBase = 0, dstBase = 0;
-  SmallVector<int64_t> srcStrides, dstStrides;
+  Poly srcBase = 0, dstBase = 0;
+  SmallVector<Poly> srcStrides, dstStrides;
 };
 /// A piece copying all of `shape` from `src` with `srcStrides` into the
 /// contiguous row-major tensor `dst`, starting at `dstBase`.
-CopyPiece gatherPiece(ArrayRef<int64_t> shape, unsigned src, int64_t srcBase,
-                      ArrayRef<int64_t> srcStrides, unsigned dst);
+CopyPiece gatherPiece(ArrayRef<Poly> shape, unsigned src, Poly srcBase,
+                      ArrayRef<Poly> srcStrides, unsigned dst);
 
 /// Dispatches one kernel that runs every piece (one invocation per element
 /// of each) with `bindings` bound in order and accessed as `access`. Pieces
 /// without elements are dropped; nothing is dispatched if none is left.
 /// Elements move in units of up to 16 bytes where every piece allows it.
-void dispatchCopies(LoweringContext &ctx, StringRef name,
-                    SmallVector<CopyPiece> pieces, unsigned byteSize,
+/// Sizes known only at run time are push constants; a piece whose size is
+/// one of them should be dispatched alone, since the runtime refuses to
+/// bind an empty view to a dispatch that runs.
+void dispatchCopies(Symbols &symbols, StringRef name,
+                    SmallVector<CopyPiece, 2> pieces, unsigned byteSize,
                     ValueRange bindings, ArrayRef<gpu::Access> access);
 
 /// The number of tensors one kernel may bind on the target besides `other`

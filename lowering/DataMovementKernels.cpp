@@ -29,14 +29,14 @@ using namespace datamovement;
 namespace {
 
 /// The common checks: every operand listed in `data` and every result is a
-/// static tensor kernels can hold. Returns the element byte size, 0 after
-/// an error.
+/// tensor kernels can hold (its dims may be known only at run time). Returns
+/// the element byte size, 0 after an error.
 unsigned checkTensors(LoweringContext &ctx, Operation *op,
                       ArrayRef<unsigned> data) {
   unsigned size = 0;
   for (unsigned i : data) {
-    RankedTensorType t =
-        checkTensor(ctx, op->getOperand(i), "operand #" + std::to_string(i));
+    RankedTensorType t = checkTensor(ctx, op->getOperand(i),
+                                     "operand #" + std::to_string(i), true);
     if (!t)
       return 0;
     size = getByteSize(t.getElementType());
@@ -44,7 +44,8 @@ unsigned checkTensors(LoweringContext &ctx, Operation *op,
   for (Value r : op->getResults())
     if (!checkTensor(ctx, r,
                      "result #" +
-                         std::to_string(cast<OpResult>(r).getResultNumber())))
+                         std::to_string(cast<OpResult>(r).getResultNumber()),
+                     true))
       return 0;
   return size;
 }
@@ -165,33 +166,40 @@ LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
   if (!byteSize)
     return failure();
   RankedTensorType inType = tensorType(op->getOperand(0));
-  RankedTensorType outType = tensorType(op->getResult(0));
   int64_t rank = inType.getRank();
   SmallVector<int64_t> perm(rank);
   std::iota(perm.rbegin(), perm.rend(), 0);
   if (std::optional<SmallVector<int64_t>> p = onnx::OpAttrs(op).getInts("perm"))
     perm = *p;
+  Symbols symbols(ctx);
+  SmallVector<Poly> inDims = getDims(symbols, op->getOperand(0));
   Value in = ctx.getView(op->getOperand(0));
-  if (!in)
+  if (!in || inDims.size() != size_t(rank))
     return failure();
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  if (outType.getNumElements() == 0)
+  SmallVector<Poly> permuted;
+  for (int64_t p : perm)
+    permuted.push_back(inDims[p]);
+  SmallVector<Poly> outDims =
+      resultDims(tensorType(op->getResult(0)), permuted);
+  Value out = allocateResult(symbols, op->getResult(0), outDims);
+  if (getNumElements(outDims).isConstant(0))
     return success();
   // Tiles pay off only where both sides are long enough to fill them.
-  std::optional<MatrixTranspose> matrix =
-      asMatrixTranspose(inType.getShape(), perm);
-  if (matrix && matrix->m >= 16 && matrix->n >= 16) {
-    dispatchTiledTranspose(ctx, *matrix, byteSize, in, out);
-    return success();
+  if (inType.hasStaticShape()) {
+    std::optional<MatrixTranspose> matrix =
+        asMatrixTranspose(inType.getShape(), perm);
+    if (matrix && matrix->m >= 16 && matrix->n >= 16) {
+      dispatchTiledTranspose(ctx, *matrix, byteSize, in, out);
+      return success();
+    }
   }
-  SmallVector<int64_t> inStrides = onnx::getStrides(inType.getShape());
-  SmallVector<int64_t> srcStrides;
+  SmallVector<Poly> inStrides = getStrides(inDims);
+  SmallVector<Poly> srcStrides;
   for (int64_t p : perm)
     srcStrides.push_back(inStrides[p]);
-  dispatchCopies(ctx, "transpose",
-                 {gatherPiece(outType.getShape(), 0, 0, srcStrides, 1)},
-                 byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
+  dispatchCopies(symbols, "transpose",
+                 {gatherPiece(outDims, 0, 0, srcStrides, 1)}, byteSize,
+                 {in, out}, {gpu::Access::Read, gpu::Access::Write});
   return success();
 }
 
@@ -200,8 +208,8 @@ LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
 //===----------------------------------------------------------------------===//
 
 /// Elements after one step along `axis` of `shape`.
-int64_t innerSize(ArrayRef<int64_t> shape, int64_t axis) {
-  return onnx::getNumElements(shape.drop_front(axis + 1));
+Poly innerSize(ArrayRef<Poly> shape, int64_t axis) {
+  return getNumElements(shape.drop_front(axis + 1));
 }
 
 LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
@@ -211,17 +219,28 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
   if (!byteSize)
     return failure();
   RankedTensorType outType = tensorType(op->getResult(0));
-  int64_t axis =
-      normalizeAxis(onnx::OpAttrs(op).getInt("axis"), outType.getRank());
-  int64_t inner = innerSize(outType.getShape(), axis);
-  SmallVector<int64_t> outStrides = onnx::getStrides(outType.getShape());
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
+  int64_t rank = outType.getRank();
+  int64_t axis = normalizeAxis(onnx::OpAttrs(op).getInt("axis"), rank);
+  Symbols symbols(ctx);
+  SmallVector<SmallVector<Poly>, 4> inDims;
+  Poly length(0);
+  for (Value operand : op->getOperands()) {
+    inDims.push_back(getDims(symbols, operand));
+    if (inDims.back().size() != size_t(rank))
+      return failure();
+    length = length + inDims.back()[axis];
+  }
+  SmallVector<Poly> computed = inDims.front();
+  computed[axis] = length;
+  SmallVector<Poly> outDims = resultDims(outType, computed);
+  Poly inner = innerSize(outDims, axis);
+  SmallVector<Poly> outStrides = getStrides(outDims);
+  Value out = allocateResult(symbols, op->getResult(0), outDims);
 
   // Inputs in batches, each batch one kernel reading its inputs and
   // writing their parts of the output (the last binding).
   unsigned maxBatch = getMaxBatch(ctx, 1);
-  SmallVector<CopyPiece> pieces;
+  SmallVector<CopyPiece, 2> pieces;
   SmallVector<Value> bindings;
   auto flush = [&] {
     if (pieces.empty())
@@ -231,30 +250,36 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
     SmallVector<gpu::Access> access(bindings.size(), gpu::Access::Read);
     access.push_back(gpu::Access::Write);
     bindings.push_back(out);
-    dispatchCopies(ctx, "concat", std::move(pieces), byteSize, bindings,
+    dispatchCopies(symbols, "concat", std::move(pieces), byteSize, bindings,
                    access);
     pieces.clear();
     bindings.clear();
   };
-  int64_t offset = 0;
-  for (Value operand : op->getOperands()) {
-    ArrayRef<int64_t> shape = tensorType(operand).getShape();
-    if (onnx::getNumElements(shape) != 0) {
+  Poly offset(0);
+  for (auto [operand, shape] : llvm::zip(op->getOperands(), inDims)) {
+    if (!getNumElements(shape).isConstant(0)) {
       Value in = ctx.getView(operand);
       if (!in)
         return failure();
       CopyPiece piece;
-      piece.shape.assign(shape.begin(), shape.end());
-      piece.src = bindings.size();
-      piece.srcStrides = onnx::getStrides(shape);
+      piece.shape = shape;
+      piece.srcStrides = getStrides(shape);
       piece.dstBase = offset * inner;
       piece.dstStrides = outStrides;
+      // An input whose length along the axis is known only at run time may
+      // be empty while the output is not: it goes in a kernel of its own,
+      // whose grid is empty with it (the runtime binds no empty view to a
+      // dispatch that runs). The other dims are the output's.
+      bool alone = !shape[axis].isStatic();
+      if (alone)
+        flush();
+      piece.src = bindings.size();
       pieces.push_back(std::move(piece));
       bindings.push_back(in);
-      if (pieces.size() == maxBatch)
+      if (alone || pieces.size() == maxBatch)
         flush();
     }
-    offset += shape[axis];
+    offset = offset + shape[axis];
   }
   flush();
   return success();
@@ -267,34 +292,53 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
   RankedTensorType inType = tensorType(op->getOperand(0));
   int64_t axis =
       normalizeAxis(onnx::OpAttrs(op).getInt("axis"), inType.getRank());
-  int64_t inner = innerSize(inType.getShape(), axis);
-  SmallVector<int64_t> inStrides = onnx::getStrides(inType.getShape());
-  Value in = ctx.getView(op->getOperand(0));
-  if (!in)
+  // Split sizes given at run time are not supported yet.
+  if (hasOperand(op, 1) &&
+      !getConstantOperandInts(ctx, op, 1, "split").has_value())
     return failure();
+  if (ShapedType::isDynamic(inType.getShape()[axis]))
+    return ctx.emitError() << "splits axis " << axis
+                           << ", whose size is known only at run time; GPU "
+                              "kernels need a static shape along it";
+  Symbols symbols(ctx);
+  SmallVector<Poly> inDims = getDims(symbols, op->getOperand(0));
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in || inDims.size() != size_t(inType.getRank()))
+    return failure();
+  Poly inner = innerSize(inDims, axis);
+  SmallVector<Poly> inStrides = getStrides(inDims);
 
   // Outputs in batches, each batch one kernel reading the input (binding
   // 0) and writing its outputs.
   unsigned maxBatch = getMaxBatch(ctx, 1);
-  SmallVector<CopyPiece> pieces;
+  SmallVector<CopyPiece, 2> pieces;
   SmallVector<Value> bindings = {in};
   auto flush = [&] {
     if (pieces.empty())
       return;
     SmallVector<gpu::Access> access(bindings.size(), gpu::Access::Write);
     access[0] = gpu::Access::Read;
-    dispatchCopies(ctx, "split", std::move(pieces), byteSize, bindings, access);
+    dispatchCopies(symbols, "split", std::move(pieces), byteSize, bindings,
+                   access);
     pieces.clear();
     bindings.resize(1);
   };
   int64_t offset = 0;
   for (Value result : op->getResults()) {
     RankedTensorType type = tensorType(result);
-    Value out = ctx.allocate(type);
-    ctx.setResult(result, out);
-    if (type.getNumElements() != 0) {
-      pieces.push_back(gatherPiece(type.getShape(), 0, offset * inner,
-                                   inStrides, bindings.size()));
+    if (ShapedType::isDynamic(type.getShape()[axis]))
+      return ctx.emitError() << "has a result whose size along axis " << axis
+                             << " is known only at run time; GPU kernels "
+                                "need a static shape along it";
+    SmallVector<Poly> dims = inDims;
+    dims[axis] = type.getShape()[axis];
+    dims = resultDims(type, dims);
+    Value out = allocateResult(symbols, result, dims);
+    CopyPiece piece =
+        gatherPiece(dims, 0, Poly(offset) * inner, inStrides, bindings.size());
+    // The axis is static: an output is empty only where the input is.
+    if (!getNumElements(dims).isConstant(0)) {
+      pieces.push_back(std::move(piece));
       bindings.push_back(out);
       if (pieces.size() == maxBatch)
         flush();
@@ -312,13 +356,61 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
 // Slice
 //===----------------------------------------------------------------------===//
 
+/// The first index and the count of a Slice of `dim` elements from `b` to
+/// `e` in steps of `s` (not 0), with ONNX's clamping; as computeSlice in
+/// dialect/onnx/Slice.cpp for a static dim, and the same on the host for a
+/// dim known only at run time.
+std::pair<Poly, Poly> sliceAxis(Symbols &symbols, const Poly &dim, int64_t b,
+                                int64_t e, int64_t s) {
+  if (dim.isStatic()) {
+    int64_t n = dim.getConstant();
+    if (b < 0)
+      b = b < -n ? 0 : b + n;
+    if (e < 0)
+      e = e < -n ? -1 : e + n;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, n);
+      e = std::clamp<int64_t>(e, 0, n);
+      return {b, std::max<int64_t>(0, (e - b + s - 1) / s)};
+    }
+    if (n == 0)
+      return {0, 0};
+    b = std::clamp<int64_t>(b, 0, n - 1);
+    e = std::clamp<int64_t>(e, -1, n - 1);
+    return {b, std::max<int64_t>(0, (b - e + (-s) - 1) / (-s))};
+  }
+  // Ends beyond any dim a kernel can index (its sizes are 32-bit) are the
+  // end of the dim, as ONNX's INT_MAX is.
+  constexpr int64_t kBeyond = int64_t(1) << 32;
+  if (s > 0) {
+    Poly first = b < 0    ? symbols.max(dim + Poly(b), 0)
+                 : b == 0 ? Poly(0)
+                          : symbols.min(b, dim);
+    Poly last = e >= kBeyond ? dim
+                : e < 0      ? symbols.max(dim + Poly(e), 0)
+                             : symbols.min(e, dim);
+    Poly length = last - first;
+    if (!first.isConstant(0))
+      length = symbols.max(length, 0);
+    return {first, symbols.ceilDiv(length, s)};
+  }
+  // Counting down: first in [-1, dim - 1] (-1 only for an empty dim), last
+  // in [-1, dim - 1].
+  Poly top = dim - Poly(1);
+  Poly first = b < 0 ? symbols.min(symbols.max(dim + Poly(b), 0), top)
+                     : (b >= kBeyond ? top : symbols.min(b, top));
+  Poly last = e < 0 ? symbols.min(symbols.max(dim + Poly(e), -1), top)
+                    : symbols.min(e, top);
+  Poly count = symbols.ceilDiv(symbols.max(first - last, 0), -s);
+  return {symbols.max(first, 0), count};
+}
+
 LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});
   if (!byteSize)
     return failure();
   RankedTensorType inType = tensorType(op->getOperand(0));
   RankedTensorType outType = tensorType(op->getResult(0));
-  ArrayRef<int64_t> shape = inType.getShape();
   int64_t rank = inType.getRank();
   static const char *const names[] = {"data", "starts", "ends", "axes",
                                       "steps"};
@@ -337,50 +429,41 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
       (hasOperand(op, 4) && params[4].size() != n))
     return ctx.emitError() << "starts, ends, axes and steps must have the "
                               "same length";
-  // As computeSlice in dialect/onnx/Slice.cpp: clamp, then count.
-  SmallVector<int64_t> start(rank, 0), step(rank, 1), count(shape);
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  if (shape.size() != size_t(rank))
+    return failure();
+  SmallVector<Poly> start(rank, Poly(0)), count(shape);
+  SmallVector<int64_t> step(rank, 1);
   for (size_t i = 0; i < n; ++i) {
     int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[3][i], rank) : i;
     int64_t s = hasOperand(op, 4) ? params[4][i] : 1;
     if (axis < 0 || axis >= rank || s == 0)
       return ctx.emitError() << "has an axis out of range or a step of 0";
-    int64_t dim = shape[axis], b = params[1][i], e = params[2][i];
-    if (b < 0)
-      b = b < -dim ? 0 : b + dim;
-    if (e < 0)
-      e = e < -dim ? -1 : e + dim;
-    if (s > 0) {
-      b = std::clamp<int64_t>(b, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-      count[axis] = std::max<int64_t>(0, (e - b + s - 1) / s);
-    } else if (dim == 0) {
-      count[axis] = 0;
-    } else {
-      b = std::clamp<int64_t>(b, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-      count[axis] = std::max<int64_t>(0, (b - e + (-s) - 1) / (-s));
-    }
-    start[axis] = b;
+    std::tie(start[axis], count[axis]) =
+        sliceAxis(symbols, shape[axis], params[1][i], params[2][i], s);
     step[axis] = s;
   }
-  if (ArrayRef<int64_t>(count) != outType.getShape())
-    return ctx.emitError() << "slices a result shape other than its type's "
-                           << outType;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!ShapedType::isDynamic(outType.getShape()[d]) && count[d].isStatic() &&
+        count[d].getConstant() != outType.getShape()[d])
+      return ctx.emitError()
+             << "slices a result shape other than its type's " << outType;
+  SmallVector<Poly> outDims = resultDims(outType, count);
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
     return failure();
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  SmallVector<int64_t> inStrides = onnx::getStrides(shape);
-  int64_t base = 0;
-  SmallVector<int64_t> srcStrides;
+  Value out = allocateResult(symbols, op->getResult(0), outDims);
+  SmallVector<Poly> inStrides = getStrides(shape);
+  Poly base(0);
+  SmallVector<Poly> srcStrides;
   for (int64_t d = 0; d < rank; ++d) {
-    base += start[d] * inStrides[d];
-    srcStrides.push_back(step[d] * inStrides[d]);
+    base = base + start[d] * inStrides[d];
+    srcStrides.push_back(Poly(step[d]) * inStrides[d]);
   }
-  dispatchCopies(ctx, "slice",
-                 {gatherPiece(outType.getShape(), 0, base, srcStrides, 1)},
-                 byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
+  dispatchCopies(symbols, "slice",
+                 {gatherPiece(outDims, 0, base, srcStrides, 1)}, byteSize,
+                 {in, out}, {gpu::Access::Read, gpu::Access::Write});
   return success();
 }
 
@@ -394,46 +477,53 @@ LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});
   if (!byteSize)
     return failure();
-  RankedTensorType inType = tensorType(op->getOperand(0));
   RankedTensorType outType = tensorType(op->getResult(0));
   std::optional<SmallVector<int64_t>> repeats =
       getConstantOperandInts(ctx, op, 1, "repeats");
   if (!repeats)
     return failure();
-  ArrayRef<int64_t> shape = inType.getShape();
-  SmallVector<int64_t> inStrides = onnx::getStrides(shape);
-  SmallVector<int64_t> space, srcStrides;
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  if (shape.size() != size_t(outType.getRank()))
+    return failure();
+  SmallVector<Poly> inStrides = getStrides(shape);
+  SmallVector<Poly> space, srcStrides, computed;
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (d >= repeats->size() ||
-        (*repeats)[d] * shape[d] != outType.getShape()[d])
+    if (d >= repeats->size() || (*repeats)[d] < 0)
       return ctx.emitError()
              << "repeats do not give the result type " << outType;
-    space.append({(*repeats)[d], shape[d]});
-    srcStrides.append({0, inStrides[d]});
+    Poly size = Poly((*repeats)[d]) * shape[d];
+    if (!ShapedType::isDynamic(outType.getShape()[d]) &&
+        !(size.isStatic() && size.getConstant() == outType.getShape()[d]))
+      return ctx.emitError()
+             << "repeats do not give the result type " << outType;
+    computed.push_back(size);
+    space.append({Poly((*repeats)[d]), shape[d]});
+    srcStrides.append({Poly(0), inStrides[d]});
   }
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
     return failure();
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  dispatchCopies(ctx, "tile", {gatherPiece(space, 0, 0, srcStrides, 1)},
+  Value out =
+      allocateResult(symbols, op->getResult(0), resultDims(outType, computed));
+  dispatchCopies(symbols, "tile", {gatherPiece(space, 0, 0, srcStrides, 1)},
                  byteSize, {in, out}, {gpu::Access::Read, gpu::Access::Write});
   return success();
 }
 
 const KernelGenerator generators[] = {
-    {"onnx.Concat", lowerConcat},
+    {"onnx.Concat", lowerConcat, /*dynamicDims=*/true},
     {"onnx.ConstantOfShape", lowerConstantOfShape},
-    {"onnx.Gather", lowerGather},
+    {"onnx.Gather", lowerGather, /*dynamicDims=*/true},
     {"onnx.GatherElements", lowerGatherElements},
     {"onnx.Pad", lowerPad},
     {"onnx.Range", lowerRange},
     {"onnx.ScatterElements", lowerScatterElements},
     {"onnx.ScatterND", lowerScatterND},
-    {"onnx.Slice", lowerSlice},
-    {"onnx.Split", lowerSplit},
-    {"onnx.Tile", lowerTile},
-    {"onnx.Transpose", lowerTranspose},
+    {"onnx.Slice", lowerSlice, /*dynamicDims=*/true},
+    {"onnx.Split", lowerSplit, /*dynamicDims=*/true},
+    {"onnx.Tile", lowerTile, /*dynamicDims=*/true},
+    {"onnx.Transpose", lowerTranspose, /*dynamicDims=*/true},
     {"onnx.Trilu", lowerTrilu},
 };
 

@@ -30,8 +30,9 @@ namespace onyx::lowering::datamovement {
 namespace {
 
 RankedTensorType checkIndices(LoweringContext &ctx, Value indices,
-                              bool allowI32) {
-  RankedTensorType type = checkTensor(ctx, indices, "operand 'indices'");
+                              bool allowI32, bool dynamic = false) {
+  RankedTensorType type =
+      checkTensor(ctx, indices, "operand 'indices'", dynamic);
   if (!type)
     return {};
   Type element = type.getElementType();
@@ -83,25 +84,36 @@ std::string offsetExpression(ArrayRef<int64_t> strides, int64_t axis,
 
 LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
   RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
   RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
   RankedTensorType outType =
-      indexType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
+      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
+                : nullptr;
   if (!outType)
     return failure();
-  ArrayRef<int64_t> shape = dataType.getShape();
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
-  int64_t dim = shape[axis];
-  int64_t count = indexType.getNumElements();
-  int64_t inner = onnx::getNumElements(shape.drop_front(axis + 1));
-  if (outType.getNumElements() != 0 && dim == 0)
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
+  if (shape.size() != size_t(dataType.getRank()) ||
+      indexShape.size() != size_t(indexType.getRank()))
+    return failure();
+  // The result is data's dims with the indices' in place of the axis.
+  SmallVector<Poly> outDims(shape.begin(), shape.begin() + axis);
+  outDims.append(indexShape.begin(), indexShape.end());
+  outDims.append(shape.begin() + axis + 1, shape.end());
+  Poly dim = shape[axis];
+  Poly count = getNumElements(indexShape);
+  Poly inner = getNumElements(ArrayRef<Poly>(shape).drop_front(axis + 1));
+  Poly outCount = getNumElements(outDims);
+  if (!outCount.isConstant(0) && dim.isConstant(0))
     return ctx.emitError() << "gathers from an empty dimension";
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  if (outType.getNumElements() == 0)
+  Value out =
+      allocateResult(symbols, op->getResult(0), resultDims(outType, outDims));
+  if (outCount.isConstant(0))
     return success();
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
@@ -110,48 +122,55 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
 
   // Runs of `inner` elements move in units as wide as they allow.
   unsigned byteSize = getByteSize(dataType.getElementType());
-  unsigned unit = getWidestUnit(ctx, byteSize, inner);
-  int64_t run = inner / (unit / byteSize);
-  uint64_t total = uint64_t(outType.getNumElements()) / (unit / byteSize);
+  unsigned unit = getWidestUnit(ctx, byteSize, inner.getDivisor());
+  int64_t factor = unit / byteSize;
+  Poly run = inner.divideExactly(factor);
+  Poly total = outCount.divideExactly(factor);
 
+  KernelSizes sizes(ctx);
+  auto text = [&](const Poly &p) {
+    return p.isStatic() ? uintLiteral(p.getConstant()) : symbols.text(p, sizes);
+  };
+  // The axis's size as an int.
+  std::string dimInt = dim.isStatic() ? std::to_string(dim.getConstant())
+                                      : "int(" + symbols.text(dim, sizes) + ")";
   KernelSpec spec;
   spec.name = "gather";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  spec.glsl = glsl::header(spec.workgroupSize) +
+  std::string main =
+      "void main() {\n"
+      "uint i = gl_GlobalInvocationID.x;\n"
+      "if (i >= " +
+      text(total) +
+      ") return;\n"
+      "uint r = i % " +
+      text(run) +
+      ";\n"
+      "uint t = (i / " +
+      text(run) + ") % " + text(count) +
+      ";\n"
+      "uint o = i / " +
+      text(run * count) + ";\n" +
+      readIndex(indexType.getElementType(), "indices", "t", "k") +
+      "if (k < 0) k += " + dimInt +
+      ";\n"
+      "if (kFits && k >= 0 && k < " +
+      dimInt +
+      ")\n"
+      "y.d[i] = x.d[(o * " +
+      text(dim) + " + uint(k)) * " + text(run) +
+      " + r];\n"
+      "else\n"
+      "y.d[i] = " +
+      bitsZero(unit) +
+      ";\n"
+      "}\n";
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
               bitsBuffer(0, gpu::Access::Read, unit, "x") +
               indexBuffer(1, indexType.getElementType(), "indices") +
-              bitsBuffer(2, gpu::Access::Write, unit, "y") +
-              "void main() {\n"
-              "uint i = gl_GlobalInvocationID.x;\n"
-              "if (i >= " +
-              uintLiteral(total) +
-              ") return;\n"
-              "uint r = i % " +
-              uintLiteral(run) +
-              ";\n"
-              "uint t = (i / " +
-              uintLiteral(run) + ") % " + uintLiteral(count) +
-              ";\n"
-              "uint o = i / " +
-              uintLiteral(run * count) + ";\n" +
-              readIndex(indexType.getElementType(), "indices", "t", "k") +
-              "if (k < 0) k += " + std::to_string(dim) +
-              ";\n"
-              "if (kFits && k >= 0 && k < " +
-              std::to_string(dim) +
-              ")\n"
-              "y.d[i] = x.d[(o * " +
-              uintLiteral(dim) + " + uint(k)) * " + uintLiteral(run) +
-              " + r];\n"
-              "else\n"
-              "y.d[i] = " +
-              bitsZero(unit) +
-              ";\n"
-              "}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1},
-               {data, indices, out});
+              bitsBuffer(2, gpu::Access::Write, unit, "y") + main;
+  dispatchLinear(symbols, spec, sizes, total, {data, indices, out});
   return success();
 }
 
@@ -179,8 +198,10 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(dataType);
   ctx.setResult(op->getResult(0), out);
   unsigned byteSize = getByteSize(elementType);
+  Symbols symbols(ctx);
   dispatchCopies(
-      ctx, "copy", {gatherPiece(shape, 0, 0, onnx::getStrides(shape), 1)},
+      symbols, "copy",
+      {gatherPiece(toPolys(shape), 0, 0, toPolys(onnx::getStrides(shape)), 1)},
       byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
   // Nothing to write, or (data empty) no index that is in range.
   if (tuples == 0 || slice == 0 || dataType.getNumElements() == 0)
@@ -349,8 +370,10 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(dataType);
   ctx.setResult(op->getResult(0), out);
   unsigned byteSize = getByteSize(elementType);
+  Symbols symbols(ctx);
   dispatchCopies(
-      ctx, "copy", {gatherPiece(shape, 0, 0, onnx::getStrides(shape), 1)},
+      symbols, "copy",
+      {gatherPiece(toPolys(shape), 0, 0, toPolys(onnx::getStrides(shape)), 1)},
       byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
   int64_t count = indexType.getNumElements();
   if (count == 0)
