@@ -357,6 +357,12 @@ std::string Symbols::text(const Poly &value, KernelSizes &sizes) {
   return sizes.get(materialize(value));
 }
 
+std::string Symbols::intText(const Poly &value, KernelSizes &sizes) {
+  if (value.isStatic())
+    return std::to_string(value.getConstant());
+  return "int(" + text(value, sizes) + ")";
+}
+
 Poly Symbols::apply(StringRef op, const Poly &a, const Poly &b) {
   return get(Size(gpu::HostArithOp::create(ctx.getBuilder(), ctx.getLoc(), op,
                                            toValue(ctx, materialize(a)),
@@ -375,12 +381,12 @@ Poly Symbols::max(const Poly &a, const Poly &b) {
   return apply("gpu.maxi", a, b);
 }
 
-Poly Symbols::ceilDiv(const Poly &a, int64_t b) {
-  if (a.isStatic())
-    return (a.getConstant() + b - 1) / b;
-  if (b == 1)
+Poly Symbols::ceilDiv(const Poly &a, const Poly &b) {
+  if (a.isStatic() && b.isStatic())
+    return (a.getConstant() + b.getConstant() - 1) / b.getConstant();
+  if (b.isConstant(1))
     return a;
-  return apply("gpu.ceildivi", a, Poly(b));
+  return apply("gpu.ceildivi", a, b);
 }
 
 SmallVector<Poly> getStrides(ArrayRef<Poly> shape) {

@@ -149,11 +149,14 @@ public:
   /// A GLSL uint expression of `value`, which must not be negative at run
   /// time: a literal, or a push constant of `sizes`.
   std::string text(const Poly &value, KernelSizes &sizes);
+  /// The same as a GLSL int expression.
+  std::string intText(const Poly &value, KernelSizes &sizes);
   /// Host arithmetic on index values that a polynomial cannot express.
   Poly min(const Poly &a, const Poly &b);
   Poly max(const Poly &a, const Poly &b);
-  /// `a` / `b` rounded up, for `a` >= 0 and `b` > 0.
-  Poly ceilDiv(const Poly &a, int64_t b);
+  /// `a` / `b` rounded up, for `a` >= 0 and `b` > 0 (a run-time `b` of 0
+  /// is an error of the run).
+  Poly ceilDiv(const Poly &a, const Poly &b);
 
 private:
   Poly apply(StringRef op, const Poly &a, const Poly &b);

@@ -515,16 +515,16 @@ const KernelGenerator generators[] = {
     {"onnx.Concat", lowerConcat, /*dynamicDims=*/true},
     {"onnx.ConstantOfShape", lowerConstantOfShape},
     {"onnx.Gather", lowerGather, /*dynamicDims=*/true},
-    {"onnx.GatherElements", lowerGatherElements},
-    {"onnx.Pad", lowerPad},
+    {"onnx.GatherElements", lowerGatherElements, /*dynamicDims=*/true},
+    {"onnx.Pad", lowerPad, /*dynamicDims=*/true},
     {"onnx.Range", lowerRange},
-    {"onnx.ScatterElements", lowerScatterElements},
-    {"onnx.ScatterND", lowerScatterND},
+    {"onnx.ScatterElements", lowerScatterElements, /*dynamicDims=*/true},
+    {"onnx.ScatterND", lowerScatterND, /*dynamicDims=*/true},
     {"onnx.Slice", lowerSlice, /*dynamicDims=*/true},
     {"onnx.Split", lowerSplit, /*dynamicDims=*/true},
     {"onnx.Tile", lowerTile, /*dynamicDims=*/true},
     {"onnx.Transpose", lowerTranspose, /*dynamicDims=*/true},
-    {"onnx.Trilu", lowerTrilu},
+    {"onnx.Trilu", lowerTrilu, /*dynamicDims=*/true},
 };
 
 } // namespace

@@ -60,24 +60,54 @@ std::string combineExpression(Type elementType, StringRef reduction) {
 }
 
 /// Statements declaring `int k` (element `at` of `indices`, normalized for a
-/// dimension of `dim`) and `bool valid`, whether it is in range.
-std::string readAxisIndex(Type indexType, StringRef at, int64_t dim) {
-  std::string d = std::to_string(dim);
+/// dimension of `dim`, an int expression) and `bool valid`, whether it is in
+/// range.
+std::string readAxisIndex(Type indexType, StringRef at, StringRef dim) {
+  std::string d = dim.str();
   return readIndex(indexType, "indices", at, "k") + "if (k < 0) k += " + d +
          ";\nbool valid = kFits && k >= 0 && k < " + d + ";\n";
 }
 
-/// `c0 * s0 + ...` over `strides`, with `axisTerm` for dimension `axis`;
-/// `c<d>` are the coordinates.
-std::string offsetExpression(ArrayRef<int64_t> strides, int64_t axis,
+/// `c0 * s0 + ...` over `strides` (uint expressions), with `axisTerm` for
+/// dimension `axis`; `c<d>` are the coordinates.
+std::string offsetExpression(ArrayRef<std::string> strides, int64_t axis,
                              StringRef axisTerm) {
   std::string expr = "0u";
   for (size_t d = 0; d < strides.size(); ++d) {
     std::string term =
         int64_t(d) == axis ? axisTerm.str() : fmt::format("c{}", d);
-    expr += fmt::format(" + {} * {}", term, uintLiteral(strides[d]));
+    expr += fmt::format(" + {} * {}", term, strides[d]);
   }
   return expr;
+}
+
+/// The GLSL texts of `values` for a kernel with `sizes`.
+SmallVector<std::string> texts(Symbols &symbols, KernelSizes &sizes,
+                               ArrayRef<Poly> values) {
+  SmallVector<std::string> result;
+  for (const Poly &p : values)
+    result.push_back(symbols.text(p, sizes));
+  return result;
+}
+
+/// The coordinates of `flat` in `shape` as data movement's coordinates()
+/// declares them (the outermost size is not needed).
+std::string coordinatesOf(Symbols &symbols, KernelSizes &sizes,
+                          ArrayRef<Poly> shape, StringRef flat,
+                          StringRef prefix) {
+  SmallVector<std::string> dims = {""};
+  for (const Poly &d : shape.drop_front())
+    dims.push_back(symbols.text(d, sizes));
+  return coordinates(shape.empty() ? ArrayRef<std::string>() : dims, flat,
+                     prefix);
+}
+
+/// Copies `data` into `out`: the first step of the scatters.
+void copyData(Symbols &symbols, ArrayRef<Poly> shape, unsigned byteSize,
+              Value data, Value out) {
+  dispatchCopies(symbols, "copy",
+                 {gatherPiece(shape, 0, 0, getStrides(shape), 1)}, byteSize,
+                 {data, out}, {gpu::Access::Read, gpu::Access::Write});
 }
 
 } // namespace
@@ -176,64 +206,73 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
 
 LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
   RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), false) : nullptr;
+      dataType ? checkIndices(ctx, op->getOperand(1), false, true) : nullptr;
   RankedTensorType updateType =
-      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'")
+      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'", true)
                 : nullptr;
-  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result"))
+  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result", true))
     return failure();
+  int64_t k = indexType.getShape().back();
+  if (ShapedType::isDynamic(k))
+    return ctx.emitError() << "has index tuples whose length is known only "
+                              "at run time; GPU kernels need a static shape "
+                              "there";
   Type elementType = dataType.getElementType();
   StringRef reduction = onnx::OpAttrs(op).getString("reduction");
-  ArrayRef<int64_t> shape = dataType.getShape();
-  int64_t k = indexType.getShape().back();
-  int64_t tuples = onnx::getNumElements(indexType.getShape().drop_back());
-  int64_t slice = onnx::getNumElements(shape.drop_front(k));
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
+  if (shape.size() != size_t(dataType.getRank()) ||
+      indexShape.size() != size_t(indexType.getRank()))
+    return failure();
+  Poly tuples = getNumElements(ArrayRef<Poly>(indexShape).drop_back());
+  Poly slice = getNumElements(ArrayRef<Poly>(shape).drop_front(k));
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
   Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
   if (!updates)
     return failure();
-  Value out = ctx.allocate(dataType);
-  ctx.setResult(op->getResult(0), out);
+  Value out = allocateResult(symbols, op->getResult(0), shape);
   unsigned byteSize = getByteSize(elementType);
-  Symbols symbols(ctx);
-  dispatchCopies(
-      symbols, "copy",
-      {gatherPiece(toPolys(shape), 0, 0, toPolys(onnx::getStrides(shape)), 1)},
-      byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
+  copyData(symbols, shape, byteSize, data, out);
   // Nothing to write, or (data empty) no index that is in range.
-  if (tuples == 0 || slice == 0 || dataType.getNumElements() == 0)
+  if (tuples.isConstant(0) || slice.isConstant(0) ||
+      getNumElements(shape).isConstant(0))
     return success();
 
   // Without a reduction, elements move as bits, in units as wide as the
   // slices allow; reductions compute in the element type.
   bool bits = reduction == "none";
-  unsigned unit = bits ? getWidestUnit(ctx, byteSize, slice) : byteSize;
+  unsigned unit =
+      bits ? getWidestUnit(ctx, byteSize, slice.getDivisor()) : byteSize;
   int64_t factor = unit / byteSize;
-  SmallVector<int64_t> strides = onnx::getStrides(shape);
+  SmallVector<Poly> strides = getStrides(shape);
+  KernelSizes sizes(ctx);
+  auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
   // The offset of the slice tuple `t` selects, or skips the tuple.
   std::string offset = "uint offset = 0u;\nbool valid = true;\n";
   for (int64_t j = 0; j < k; ++j) {
     std::string v = fmt::format("k{}", j);
+    std::string dim = symbols.intText(shape[j], sizes);
     offset += readIndex(indexType.getElementType(), "indices",
                         "t * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
-              "if (" + v + " < 0) " + v + " += " + std::to_string(shape[j]) +
+              "if (" + v + " < 0) " + v + " += " + dim +
               ";\nvalid = valid && " + v + "Fits && " + v + " >= 0 && " + v +
-              " < " + std::to_string(shape[j]) + ";\noffset += uint(" + v +
-              ") * " + uintLiteral(strides[j] / factor) + ";\n";
+              " < " + dim + ";\noffset += uint(" + v + ") * " +
+              text(strides[j].divideExactly(factor)) + ";\n";
   }
 
   KernelSpec spec;
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::ReadWrite, gpu::Access::Read,
                    gpu::Access::Read};
-  std::string code = glsl::header(spec.workgroupSize);
-  uint64_t invocations;
+  std::string code;
+  Poly invocations;
   if (bits) {
-    int64_t run = slice / factor;
-    invocations = uint64_t(tuples) * run;
+    Poly run = slice.divideExactly(factor);
+    invocations = tuples * run;
     spec.name = "scatter_nd";
     code += bitsBuffer(0, gpu::Access::ReadWrite, unit, "y") +
             indexBuffer(1, indexType.getElementType(), "indices") +
@@ -241,101 +280,100 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
             "void main() {\n"
             "uint i = gl_GlobalInvocationID.x;\n"
             "if (i >= " +
-            uintLiteral(invocations) +
+            text(invocations) +
             ") return;\n"
             "uint t = i / " +
-            uintLiteral(run) + ", e = i % " + uintLiteral(run) + ";\n" +
-            offset +
+            text(run) + ", e = i % " + text(run) + ";\n" + offset +
             "if (valid)\n"
             "y.d[offset + e] = u.d[i];\n"
             "}\n";
   } else {
     std::string combined = combineExpression(elementType, reduction);
     std::string c = glsl::computeType(elementType);
-    invocations = uint64_t(slice);
+    invocations = slice;
     spec.name = "scatter_nd_" + reduction.str();
-    code += glsl::buffer(0, gpu::Access::ReadWrite, elementType, "y") +
-            indexBuffer(1, indexType.getElementType(), "indices") +
-            glsl::buffer(2, gpu::Access::Read, elementType, "u") +
-            "void main() {\n"
-            "uint e = gl_GlobalInvocationID.x;\n"
-            "if (e >= " +
-            uintLiteral(slice) +
-            ") return;\n"
-            "for (uint t = 0u; t < " +
-            uintLiteral(tuples) + "; ++t) {\n" + offset +
-            "if (!valid) continue;\n" + c +
-            " a = " + glsl::load(elementType, "y", "offset + e") + ";\n" + c +
-            " b = " +
-            glsl::load(elementType, "u", "t * " + uintLiteral(slice) + " + e") +
-            ";\n" +
-            glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
-            "\n}\n}\n";
+    code +=
+        glsl::buffer(0, gpu::Access::ReadWrite, elementType, "y") +
+        indexBuffer(1, indexType.getElementType(), "indices") +
+        glsl::buffer(2, gpu::Access::Read, elementType, "u") +
+        "void main() {\n"
+        "uint e = gl_GlobalInvocationID.x;\n"
+        "if (e >= " +
+        text(slice) +
+        ") return;\n"
+        "for (uint t = 0u; t < " +
+        text(tuples) + "; ++t) {\n" + offset + "if (!valid) continue;\n" + c +
+        " a = " + glsl::load(elementType, "y", "offset + e") + ";\n" + c +
+        " b = " + glsl::load(elementType, "u", "t * " + text(slice) + " + e") +
+        ";\n" +
+        glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
+        "\n}\n}\n";
   }
-  spec.glsl = std::move(code);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(invocations, spec.workgroupSize[0]), 1, 1},
-               {out, indices, updates});
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
+  dispatchLinear(symbols, spec, sizes, invocations, {out, indices, updates});
   return success();
 }
-
-} // namespace onyx::lowering::datamovement
-
-namespace onyx::lowering::datamovement {
 
 /// One invocation per output element: its coordinates are those of its
 /// index, which replaces the one along `axis` to find the element of data.
 LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
   RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
   RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
   RankedTensorType outType =
-      indexType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
+      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
+                : nullptr;
   if (!outType)
     return failure();
-  ArrayRef<int64_t> shape = dataType.getShape();
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
-  int64_t total = outType.getNumElements();
-  if (total != 0 && shape[axis] == 0)
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
+  if (shape.size() != size_t(dataType.getRank()) ||
+      indexShape.size() != size_t(indexType.getRank()))
+    return failure();
+  SmallVector<Poly> outDims = resultDims(outType, indexShape);
+  Poly total = getNumElements(outDims);
+  if (!total.isConstant(0) && shape[axis].isConstant(0))
     return ctx.emitError() << "gathers from an empty dimension";
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  if (total == 0)
+  Value out = allocateResult(symbols, op->getResult(0), outDims);
+  if (total.isConstant(0))
     return success();
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
   if (!indices)
     return failure();
   unsigned byteSize = getByteSize(dataType.getElementType());
+  KernelSizes sizes(ctx);
+  std::string main = "void main() {\n"
+                     "uint i = gl_GlobalInvocationID.x;\n"
+                     "if (i >= " +
+                     symbols.text(total, sizes) + ") return;\n" +
+                     coordinatesOf(symbols, sizes, outDims, "i", "c") +
+                     readAxisIndex(indexType.getElementType(), "i",
+                                   symbols.intText(shape[axis], sizes)) +
+                     "if (valid)\n"
+                     "y.d[i] = x.d[" +
+                     offsetExpression(texts(symbols, sizes, getStrides(shape)),
+                                      axis, "uint(k)") +
+                     "];\n"
+                     "else\n"
+                     "y.d[i] = " +
+                     bitsZero(byteSize) +
+                     ";\n"
+                     "}\n";
   KernelSpec spec;
   spec.name = "gather_elements";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  spec.glsl = glsl::header(spec.workgroupSize) +
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
               bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
               indexBuffer(1, indexType.getElementType(), "indices") +
-              bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
-              "void main() {\n"
-              "uint i = gl_GlobalInvocationID.x;\n"
-              "if (i >= " +
-              uintLiteral(total) + ") return;\n" +
-              coordinates(outType.getShape(), "i", "c") +
-              readAxisIndex(indexType.getElementType(), "i", shape[axis]) +
-              "if (valid)\n"
-              "y.d[i] = x.d[" +
-              offsetExpression(onnx::getStrides(shape), axis, "uint(k)") +
-              "];\n"
-              "else\n"
-              "y.d[i] = " +
-              bitsZero(byteSize) +
-              ";\n"
-              "}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(uint64_t(total), spec.workgroupSize[0]), 1, 1},
-               {data, indices, out});
+              bitsBuffer(2, gpu::Access::Write, byteSize, "y") + main;
+  dispatchLinear(symbols, spec, sizes, total, {data, indices, out});
   return success();
 }
 
@@ -346,58 +384,60 @@ LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
 /// (no reduction) or combine in order, without races.
 LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
   RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
   RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true) : nullptr;
+      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
   RankedTensorType updateType =
-      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'")
+      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'", true)
                 : nullptr;
-  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result"))
+  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result", true))
     return failure();
   Type elementType = dataType.getElementType();
   onnx::OpAttrs attrs(op);
   StringRef reduction = attrs.getString("reduction");
-  ArrayRef<int64_t> shape = dataType.getShape();
-  ArrayRef<int64_t> indexShape = indexType.getShape();
   int64_t axis = attrs.getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
+  if (shape.size() != size_t(dataType.getRank()) ||
+      indexShape.size() != size_t(indexType.getRank()))
+    return failure();
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
   Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
   if (!updates)
     return failure();
-  Value out = ctx.allocate(dataType);
-  ctx.setResult(op->getResult(0), out);
+  Value out = allocateResult(symbols, op->getResult(0), shape);
   unsigned byteSize = getByteSize(elementType);
-  Symbols symbols(ctx);
-  dispatchCopies(
-      symbols, "copy",
-      {gatherPiece(toPolys(shape), 0, 0, toPolys(onnx::getStrides(shape)), 1)},
-      byteSize, {data, out}, {gpu::Access::Read, gpu::Access::Write});
-  int64_t count = indexType.getNumElements();
-  if (count == 0)
+  copyData(symbols, shape, byteSize, data, out);
+  Poly count = getNumElements(indexShape);
+  if (count.isConstant(0))
     return success();
-  if (dataType.getNumElements() == 0)
+  if (getNumElements(shape).isConstant(0))
     return ctx.emitError() << "scatters into an empty tensor";
 
-  int64_t length = indexShape[axis];
-  int64_t lines = count / length;
-  SmallVector<int64_t> lineShape(indexShape);
+  KernelSizes sizes(ctx);
+  auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
+  Poly length = indexShape[axis];
+  SmallVector<Poly> lineShape(indexShape);
   lineShape[axis] = 1;
-  SmallVector<int64_t> indexStrides = onnx::getStrides(indexShape);
-  std::string at =
-      fmt::format("({}) + j * {}", offsetExpression(indexStrides, axis, "0u"),
-                  uintLiteral(indexStrides[axis]));
-  std::string target =
-      offsetExpression(onnx::getStrides(shape), axis, "uint(k)");
+  Poly lines = getNumElements(lineShape);
+  SmallVector<Poly> indexStrides = getStrides(indexShape);
+  std::string at = fmt::format(
+      "({}) + j * {}",
+      offsetExpression(texts(symbols, sizes, indexStrides), axis, "0u"),
+      text(indexStrides[axis]));
+  std::string target = offsetExpression(
+      texts(symbols, sizes, getStrides(shape)), axis, "uint(k)");
   bool bits = reduction == "none";
   KernelSpec spec;
   spec.name = bits ? "scatter_elements" : "scatter_elements_" + reduction.str();
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::ReadWrite, gpu::Access::Read,
                    gpu::Access::Read};
-  std::string code = glsl::header(spec.workgroupSize);
+  std::string code;
   std::string write;
   if (bits) {
     code += bitsBuffer(0, gpu::Access::ReadWrite, byteSize, "y") +
@@ -417,25 +457,24 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
             elementType, "y", "target",
             fmt::format("({})", combineExpression(elementType, reduction))));
   }
-  code +=
-      fmt::format("void main() {{\n"
-                  "uint line = gl_GlobalInvocationID.x;\n"
-                  "if (line >= {}) return;\n"
-                  "{}"
-                  "for (uint j = 0u; j < {}; ++j) {{\n"
-                  "uint at = {};\n"
-                  "{}"
-                  "if (!valid) continue;\n"
-                  "uint target = {};\n"
-                  "{}}}\n}}\n",
-                  uintLiteral(lines), coordinates(lineShape, "line", "c"),
-                  uintLiteral(length), at,
-                  readAxisIndex(indexType.getElementType(), "at", shape[axis]),
-                  target, write);
-  spec.glsl = std::move(code);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(uint64_t(lines), spec.workgroupSize[0]), 1, 1},
-               {out, indices, updates});
+  code += fmt::format("void main() {{\n"
+                      "uint line = gl_GlobalInvocationID.x;\n"
+                      "if (line >= {}) return;\n"
+                      "{}"
+                      "for (uint j = 0u; j < {}; ++j) {{\n"
+                      "uint at = {};\n"
+                      "{}"
+                      "if (!valid) continue;\n"
+                      "uint target = {};\n"
+                      "{}}}\n}}\n",
+                      text(lines),
+                      coordinatesOf(symbols, sizes, lineShape, "line", "c"),
+                      text(length), at,
+                      readAxisIndex(indexType.getElementType(), "at",
+                                    symbols.intText(shape[axis], sizes)),
+                      target, write);
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
+  dispatchLinear(symbols, spec, sizes, lines, {out, indices, updates});
   return success();
 }
 

@@ -29,38 +29,44 @@ namespace {
 /// GLSL statements turning `int j`, a coordinate of the input that may be
 /// out of [0, n), into one inside it as `mode` says; constant mode clears
 /// `inside` instead. `lowest` is the smallest value j takes.
-std::string mapCoordinate(StringRef mode, std::string j, int64_t n,
-                          int64_t lowest) {
-  std::string size = std::to_string(n);
+std::string mapCoordinate(Symbols &symbols, KernelSizes &sizes, StringRef mode,
+                          std::string j, const Poly &n, int64_t lowest) {
+  std::string size = symbols.intText(n, sizes);
   if (mode == "constant")
     return "inside = inside && " + j + " >= 0 && " + j + " < " + size + ";\n";
   if (mode == "edge")
     return j + " = clamp(" + j + ", 0, " + size + " - 1);\n";
-  if (n == 1)
+  if (n.isConstant(1))
     return j + " = 0;\n";
   // GLSL's % is undefined for negative operands: shift j by a multiple of
-  // the period that makes it non-negative first.
-  int64_t period = mode == "wrap" ? n : 2 * (n - 1);
-  int64_t shift = lowest < 0 ? (-lowest + period - 1) / period * period : 0;
+  // the period that makes it non-negative first (computed on the host for
+  // a run-time n, where a period of 0 is an error of the run).
+  Poly period = mode == "wrap" ? n : Poly(2) * (n - Poly(1));
+  Poly shift(0);
+  if (lowest < 0)
+    shift = period.isStatic()
+                ? Poly((-lowest + period.getConstant() - 1) /
+                       period.getConstant() * period.getConstant())
+                : symbols.ceilDiv(Poly(-lowest), period) * period;
+  std::string p = symbols.intText(period, sizes);
   std::string wrapped =
-      "(" + j + " + " + std::to_string(shift) + ") % " + std::to_string(period);
+      "(" + j + " + " + symbols.intText(shift, sizes) + ") % " + p;
   if (mode == "wrap")
     return j + " = " + wrapped + ";\n";
   // Reflect: a mirror image without the edge, of period 2 (n - 1).
   return j + " = " + wrapped + ";\n" + j + " = " + j + " < " + size + " ? " +
-         j + " : " + std::to_string(period) + " - " + j + ";\n";
+         j + " : " + p + " - " + j + ";\n";
 }
 
 } // namespace
 
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   RankedTensorType inType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'");
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
   RankedTensorType outType =
-      inType ? checkTensor(ctx, op->getResult(0), "the result") : nullptr;
+      inType ? checkTensor(ctx, op->getResult(0), "the result", true) : nullptr;
   if (!outType)
     return failure();
-  ArrayRef<int64_t> inShape = inType.getShape();
   int64_t rank = inType.getRank();
   StringRef mode = onnx::OpAttrs(op).getString("mode");
   std::optional<SmallVector<int64_t>> pads =
@@ -89,19 +95,32 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
     begin[axes[i]] = (*pads)[i];
     end[axes[i]] = (*pads)[axes.size() + i];
   }
+  Symbols symbols(ctx);
+  SmallVector<Poly> inShape = getDims(symbols, op->getOperand(0));
+  if (inShape.size() != size_t(rank))
+    return failure();
+  SmallVector<Poly> computed;
   for (int64_t d = 0; d < rank; ++d) {
-    if (inShape[d] + begin[d] + end[d] != outType.getShape()[d])
+    Poly size = inShape[d] + Poly(begin[d] + end[d]);
+    computed.push_back(size);
+    if (!ShapedType::isDynamic(outType.getShape()[d]) &&
+        !size.isConstant(outType.getShape()[d]))
       return ctx.emitError() << "pads do not give the result type " << outType;
-    if (mode != "constant" && inShape[d] == 0 && outType.getShape()[d] > 0)
+    if (!inShape[d].isStatic())
+      continue;
+    if (mode != "constant" && inShape[d].isConstant(0) &&
+        outType.getShape()[d] != 0)
       return ctx.emitError()
              << "cannot pad an empty dimension in mode " << mode;
-    if (mode == "reflect" && inShape[d] == 1 && (begin[d] > 0 || end[d] > 0))
+    if (mode == "reflect" && inShape[d].isConstant(1) &&
+        (begin[d] > 0 || end[d] > 0))
       return ctx.emitError() << "cannot reflect a dimension of size 1";
   }
+  SmallVector<Poly> outShape = resultDims(outType, computed);
 
   unsigned byteSize = getByteSize(inType.getElementType());
   // An empty input (constant mode) is not bound: views are never empty.
-  bool empty = inType.getNumElements() == 0;
+  bool empty = getNumElements(inShape).isConstant(0);
   SmallVector<Value> bindings;
   if (!empty) {
     Value in = ctx.getView(op->getOperand(0));
@@ -123,29 +142,29 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
       fill = "c.d[0]";
     }
   }
-  Value out = ctx.allocate(outType);
-  ctx.setResult(op->getResult(0), out);
-  if (outType.getNumElements() == 0)
+  Value out = allocateResult(symbols, op->getResult(0), outShape);
+  Poly total = getNumElements(outShape);
+  if (total.isConstant(0))
     return success();
   bindings.push_back(out);
 
   // Each output coordinate minus the begin amount is an input coordinate,
   // unless it falls outside, where the mode maps or drops it.
-  ArrayRef<int64_t> outShape = outType.getShape();
-  SmallVector<int64_t> inStrides = onnx::getStrides(inShape);
+  KernelSizes sizes(ctx);
+  SmallVector<Poly> inStrides = getStrides(inShape);
   bool constant = mode == "constant";
   std::string map = constant ? "bool inside = true;\n" : "", source;
   for (int64_t d = 0; d < rank; ++d) {
-    if (inShape[d] == 1 && !constant)
+    if (inShape[d].isConstant(1) && !constant)
       continue; // Every coordinate maps to 0.
     std::string j = fmt::format("j{}", d);
     map += "int " + j + " = int(c" + std::to_string(d) + ") - " +
            std::to_string(begin[d]) + ";\n";
     if (begin[d] > 0 || end[d] > 0)
-      map += mapCoordinate(mode, j, inShape[d], -begin[d]);
+      map += mapCoordinate(symbols, sizes, mode, j, inShape[d], -begin[d]);
     source += (source.empty() ? "uint(" : " + uint(") + j + ")";
-    if (inStrides[d] != 1)
-      source += " * " + uintLiteral(inStrides[d]);
+    if (!inStrides[d].isConstant(1))
+      source += " * " + symbols.text(inStrides[d], sizes);
   }
   if (source.empty())
     source = "0u";
@@ -155,90 +174,97 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings.assign(bindings.size(), gpu::Access::Read);
   spec.bindings.back() = gpu::Access::Write;
-  std::string code = glsl::header(spec.workgroupSize);
+  std::string code;
   if (!empty)
     code += bitsBuffer(0, gpu::Access::Read, byteSize, "x");
   if (cBinding >= 0)
     code += bitsBuffer(cBinding, gpu::Access::Read, byteSize, "c");
-  uint64_t total = outType.getNumElements();
   std::string body;
-  if (empty)
+  if (empty) {
     body = "y.d[i] = " + fill + ";\n";
-  else
-    body = coordinates(outShape, "i", "c") + map +
+  } else {
+    SmallVector<std::string> dims = {""};
+    for (const Poly &d : ArrayRef<Poly>(outShape).drop_front())
+      dims.push_back(symbols.text(d, sizes));
+    body = coordinates(dims, "i", "c") + map +
            (constant ? "if (inside)\n" : "") + "y.d[i] = x.d[" + source +
            "];\n" + (constant ? "else\ny.d[i] = " + fill + ";\n" : "");
+  }
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
           "if (i >= " +
-          uintLiteral(total) + ") return;\n" + body + "}\n";
-  spec.glsl = std::move(code);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);
+          symbols.text(total, sizes) + ") return;\n" + body + "}\n";
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
+  dispatchLinear(symbols, spec, sizes, total, bindings);
   return success();
 }
 
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
   RankedTensorType type =
-      checkTensor(ctx, op->getOperand(0), "operand 'input'");
-  if (!type || !checkTensor(ctx, op->getResult(0), "the result"))
+      checkTensor(ctx, op->getOperand(0), "operand 'input'", true);
+  if (!type || !checkTensor(ctx, op->getResult(0), "the result", true))
     return failure();
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  if (shape.size() != size_t(type.getRank()) || shape.size() < 2)
+    return failure();
+  Poly rows = shape[shape.size() - 2], cols = shape.back();
   bool upper = onnx::OpAttrs(op).getInt("upper");
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
     return failure();
   SmallVector<Value> bindings = {in};
+  KernelSizes sizes(ctx);
   // Diagonals beyond the matrix keep all or nothing: clamping k there keeps
-  // it in 32 bits.
-  int64_t bound = rows + cols + 1;
+  // it in 32 bits. With run-time dims a constant k is clamped to what an
+  // int holds, beyond every diagonal of a matrix a kernel can index.
+  Poly bound = rows + cols + Poly(1);
   std::string k = "0";
   std::string kCode;
   if (hasOperand(op, 1)) {
     if (std::optional<SmallVector<int64_t>> value =
             getConstantInts(op->getOperand(1))) {
-      k = std::to_string(std::clamp((*value)[0], -bound, bound));
+      int64_t limit = bound.isStatic() ? bound.getConstant() : INT32_MAX;
+      k = std::to_string(std::clamp((*value)[0], -limit, limit));
     } else {
       Value view = ctx.getView(op->getOperand(1));
       if (!view)
         return failure();
       bindings.push_back(view);
       k = "k";
+      std::string b = symbols.intText(bound, sizes);
       kCode = readIndex(IntegerType::get(ctx.getContext(), 64), "kBuffer", "0",
                         "k") +
-              "if (!kFits) k = kWords.y < 0 ? -" + std::to_string(bound) +
-              " : " + std::to_string(bound) + ";\nk = clamp(k, -" +
-              std::to_string(bound) + ", " + std::to_string(bound) + ");\n";
+              "if (!kFits) k = kWords.y < 0 ? -" + b + " : " + b +
+              ";\nk = clamp(k, -" + b + ", " + b + ");\n";
     }
   }
-  Value out = ctx.allocate(type);
-  ctx.setResult(op->getResult(0), out);
-  if (type.getNumElements() == 0)
+  Value out = allocateResult(symbols, op->getResult(0), shape);
+  Poly total = getNumElements(shape);
+  if (total.isConstant(0))
     return success();
   bindings.push_back(out);
 
   unsigned byteSize = getByteSize(type.getElementType());
-  uint64_t total = type.getNumElements();
   KernelSpec spec;
   spec.name = upper ? "triu" : "tril";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings.assign(bindings.size(), gpu::Access::Read);
   spec.bindings.back() = gpu::Access::Write;
-  std::string code = glsl::header(spec.workgroupSize) +
-                     bitsBuffer(0, gpu::Access::Read, byteSize, "x");
+  std::string code = bitsBuffer(0, gpu::Access::Read, byteSize, "x");
   if (bindings.size() == 3)
     code += indexBuffer(1, IntegerType::get(ctx.getContext(), 64), "kBuffer");
+  std::string colsText = symbols.text(cols, sizes);
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
           "if (i >= " +
-          uintLiteral(total) + ") return;\n" + kCode + "int col = int(i % " +
-          uintLiteral(cols) +
+          symbols.text(total, sizes) + ") return;\n" + kCode +
+          "int col = int(i % " + colsText +
           ");\n"
           "int row = int((i / " +
-          uintLiteral(cols) + ") % " + uintLiteral(rows) +
+          colsText + ") % " + symbols.text(rows, sizes) +
           ");\n"
           "if (col - row " +
           (upper ? ">=" : "<=") + " " + k +
@@ -249,9 +275,8 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
           bitsZero(byteSize) +
           ";\n"
           "}\n";
-  spec.glsl = std::move(code);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
+  dispatchLinear(symbols, spec, sizes, total, bindings);
   return success();
 }
 

@@ -110,3 +110,37 @@ func.func @main(%x: tensor<?x8xf32>, %s: tensor<1xi64>) -> tensor<?x8xf32> {
   %0 = "onnx.Slice"(%x, %s, %e) : (tensor<?x8xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
+
+// -----
+
+// Pad in reflect mode along a `?` axis: the period 2 (n - 1) and the shift
+// that makes coordinates non-negative come from the host.
+// CHECK-LABEL: gpu.kernel @pad_reflect(read, write)
+// CHECK-SAME: int j0 = int(c0) - 2;
+// CHECK-SAME: j0 = (j0 + int(pc.s[[SHIFT:[0-9]+]])) % int(pc.s[[PERIOD:[0-9]+]]);
+// CHECK-SAME: j0 = j0 < int(pc.s{{[0-9]+}}) ? j0 : int(pc.s[[PERIOD]]) - j0;
+// CHECK-SAME: j1 = (j1 + 6) % 6;
+// CHECK: %[[N:.+]] = gpu.dim %arg0[0]
+// CHECK: %[[ROWS:.+]] = gpu.addi %{{.+}}, %[[N]]
+// CHECK: gpu.alloc(%[[ROWS]]) : !gpu.view<?x7xf32>
+// CHECK: gpu.ceildivi %{{.+}}, %{{.+}}
+// CHECK: gpu.dispatch @pad_reflect
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x7xf32> {
+  %pads = "onnx.Constant"() {value = dense<[2, 1, 1, 2]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "onnx.Pad"(%x, %pads) {mode = "reflect"} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x7xf32>
+  return %0 : tensor<?x7xf32>
+}
+
+// -----
+
+// GatherElements and Trilu: coordinates and bounds from push constants.
+// CHECK-LABEL: gpu.kernel @gather_elements(read, read, write)
+// CHECK-SAME: uint c1 = ct % 4u; ct /= 4u;
+// CHECK-SAME: if (k < 0) k += int(pc.s{{[0-9]+}});
+// CHECK: gpu.kernel @triu(read, write)
+// CHECK-SAME: int row = int((i / 4u) % pc.s{{[0-9]+}});
+func.func @main(%x: tensor<?x4xf32>, %i: tensor<?x4xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %0 = "onnx.GatherElements"(%x, %i) {axis = 0 : si64} : (tensor<?x4xf32>, tensor<?x4xi64>) -> tensor<?x4xf32>
+  %1 = "onnx.Trilu"(%x) {upper = 1 : si64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
