@@ -151,6 +151,21 @@ std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
   return values;
 }
 
+std::optional<SmallVector<Size>> getOperandSizes(LoweringContext &ctx,
+                                                 Operation *op, unsigned i,
+                                                 StringRef name) {
+  if (std::optional<SmallVector<int64_t>> values =
+          getConstantInts(op->getOperand(i)))
+    return SmallVector<Size>(values->begin(), values->end());
+  if (std::optional<SmallVector<Size>> values =
+          ctx.getShapeValue(op->getOperand(i)))
+    return values;
+  ctx.emitError() << "operand '" << name
+                  << "' must be a constant to lower the op to GPU kernels, "
+                     "or computed from shapes on the host";
+  return std::nullopt;
+}
+
 std::string coordinates(ArrayRef<int64_t> shape, StringRef flat,
                         StringRef prefix) {
   SmallVector<std::string> dims;
@@ -363,22 +378,27 @@ std::string Symbols::intText(const Poly &value, KernelSizes &sizes) {
   return "int(" + text(value, sizes) + ")";
 }
 
-Poly Symbols::apply(StringRef op, const Poly &a, const Poly &b) {
-  return get(Size(gpu::HostArithOp::create(ctx.getBuilder(), ctx.getLoc(), op,
-                                           toValue(ctx, materialize(a)),
-                                           toValue(ctx, materialize(b)))));
+Poly Symbols::arith(StringRef name, const Poly &a, const Poly &b) {
+  return get(ctx.arith(name, materialize(a), materialize(b)));
+}
+
+Poly Symbols::select(const Poly &condition, const Poly &a, const Poly &b) {
+  if (a == b)
+    return a;
+  return get(
+      ctx.select(materialize(condition), materialize(a), materialize(b)));
 }
 
 Poly Symbols::min(const Poly &a, const Poly &b) {
   if (a.isStatic() && b.isStatic())
     return std::min(a.getConstant(), b.getConstant());
-  return apply("gpu.mini", a, b);
+  return arith("gpu.mini", a, b);
 }
 
 Poly Symbols::max(const Poly &a, const Poly &b) {
   if (a.isStatic() && b.isStatic())
     return std::max(a.getConstant(), b.getConstant());
-  return apply("gpu.maxi", a, b);
+  return arith("gpu.maxi", a, b);
 }
 
 Poly Symbols::ceilDiv(const Poly &a, const Poly &b) {
@@ -386,7 +406,7 @@ Poly Symbols::ceilDiv(const Poly &a, const Poly &b) {
     return (a.getConstant() + b.getConstant() - 1) / b.getConstant();
   if (b.isConstant(1))
     return a;
-  return apply("gpu.ceildivi", a, b);
+  return arith("gpu.ceildivi", a, b);
 }
 
 SmallVector<Poly> getStrides(ArrayRef<Poly> shape) {

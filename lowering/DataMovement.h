@@ -76,6 +76,14 @@ std::optional<SmallVector<int64_t>> getConstantOperandInts(LoweringContext &ctx,
                                                            unsigned i,
                                                            StringRef name);
 
+/// The values of integer operand `i`: a constant's, or where the host
+/// program computes it from shapes (LoweringContext::getShapeValue), index
+/// values known only at run time; reports that operand `name` must be a
+/// constant otherwise.
+std::optional<SmallVector<Size>> getOperandSizes(LoweringContext &ctx,
+                                                 Operation *op, unsigned i,
+                                                 StringRef name);
+
 /// Statements declaring `uint <prefix>0 .. <prefix>{rank-1}`, the
 /// coordinates of `flat` (a uint variable) in `shape`; the last dimension
 /// varies fastest.
@@ -152,6 +160,10 @@ public:
   /// The same as a GLSL int expression.
   std::string intText(const Poly &value, KernelSizes &sizes);
   /// Host arithmetic on index values that a polynomial cannot express.
+  /// Host op `name` of the integer table (LoweringContext::arith).
+  Poly arith(StringRef name, const Poly &a, const Poly &b);
+  /// `condition` (0 or not) ? `a` : `b`.
+  Poly select(const Poly &condition, const Poly &a, const Poly &b);
   Poly min(const Poly &a, const Poly &b);
   Poly max(const Poly &a, const Poly &b);
   /// `a` / `b` rounded up, for `a` >= 0 and `b` > 0 (a run-time `b` of 0
@@ -159,7 +171,6 @@ public:
   Poly ceilDiv(const Poly &a, const Poly &b);
 
 private:
-  Poly apply(StringRef op, const Poly &a, const Poly &b);
   LoweringContext &ctx;
   SmallVector<Value> values;
   std::map<std::string, Size> materialized;

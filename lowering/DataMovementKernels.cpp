@@ -405,6 +405,29 @@ std::pair<Poly, Poly> sliceAxis(Symbols &symbols, const Poly &dim, int64_t b,
   return {symbols.max(first, 0), count};
 }
 
+/// The same for starts or ends known only at run time: a value of either
+/// sign, clamped first to where adding a dim cannot overflow.
+std::pair<Poly, Poly> sliceAxisAtRunTime(Symbols &symbols, const Poly &dim,
+                                         const Poly &b, const Poly &e,
+                                         int64_t s) {
+  constexpr int64_t kFar = int64_t(1) << 62;
+  auto normalize = [&](const Poly &v) {
+    Poly c = symbols.min(symbols.max(v, -kFar), kFar);
+    return symbols.select(symbols.arith("gpu.lti", c, 0), c + dim, c);
+  };
+  Poly first = normalize(b), last = normalize(e);
+  if (s > 0) {
+    first = symbols.min(symbols.max(first, 0), dim);
+    last = symbols.min(symbols.max(last, 0), dim);
+    return {first, symbols.ceilDiv(symbols.max(last - first, 0), s)};
+  }
+  Poly top = dim - Poly(1);
+  first = symbols.min(symbols.max(first, 0), top);
+  last = symbols.min(symbols.max(last, -1), top);
+  return {symbols.max(first, 0),
+          symbols.ceilDiv(symbols.max(first - last, 0), -s)};
+}
+
 LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});
   if (!byteSize)
@@ -414,41 +437,66 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   int64_t rank = inType.getRank();
   static const char *const names[] = {"data", "starts", "ends", "axes",
                                       "steps"};
-  SmallVector<SmallVector<int64_t>, 5> params(5);
+  // Starts and ends may be known only at run time (shape values of the host
+  // program); axes and steps choose the kernel and must be constants.
+  Symbols symbols(ctx);
+  SmallVector<SmallVector<Poly>, 2> bounds;
+  SmallVector<SmallVector<int64_t>, 2> params(2);
   for (unsigned i = 1; i < 5; ++i) {
+    if (i < 3) {
+      std::optional<SmallVector<Size>> v =
+          getOperandSizes(ctx, op, i, names[i]);
+      if (!v)
+        return failure();
+      bounds.push_back(symbols.get(*v));
+      continue;
+    }
     if (!hasOperand(op, i))
       continue;
     std::optional<SmallVector<int64_t>> v =
         getConstantOperandInts(ctx, op, i, names[i]);
     if (!v)
       return failure();
-    params[i] = std::move(*v);
+    params[i - 3] = std::move(*v);
   }
-  size_t n = params[1].size();
-  if (params[2].size() != n || (hasOperand(op, 3) && params[3].size() != n) ||
-      (hasOperand(op, 4) && params[4].size() != n))
+  size_t n = bounds[0].size();
+  if (bounds[1].size() != n || (hasOperand(op, 3) && params[0].size() != n) ||
+      (hasOperand(op, 4) && params[1].size() != n))
     return ctx.emitError() << "starts, ends, axes and steps must have the "
                               "same length";
-  Symbols symbols(ctx);
   SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
   if (shape.size() != size_t(rank))
     return failure();
   SmallVector<Poly> start(rank, Poly(0)), count(shape);
   SmallVector<int64_t> step(rank, 1);
   for (size_t i = 0; i < n; ++i) {
-    int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[3][i], rank) : i;
-    int64_t s = hasOperand(op, 4) ? params[4][i] : 1;
+    int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[0][i], rank) : i;
+    int64_t s = hasOperand(op, 4) ? params[1][i] : 1;
     if (axis < 0 || axis >= rank || s == 0)
       return ctx.emitError() << "has an axis out of range or a step of 0";
+    const Poly &b = bounds[0][i], &e = bounds[1][i];
     std::tie(start[axis], count[axis]) =
-        sliceAxis(symbols, shape[axis], params[1][i], params[2][i], s);
+        b.isStatic() && e.isStatic()
+            ? sliceAxis(symbols, shape[axis], b.getConstant(), e.getConstant(),
+                        s)
+            : sliceAxisAtRunTime(symbols, shape[axis], b, e, s);
     step[axis] = s;
   }
-  for (int64_t d = 0; d < rank; ++d)
-    if (!ShapedType::isDynamic(outType.getShape()[d]) && count[d].isStatic() &&
-        count[d].getConstant() != outType.getShape()[d])
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = outType.getShape()[d];
+    if (ShapedType::isDynamic(size) || count[d].isConstant(size))
+      continue;
+    if (count[d].isStatic())
       return ctx.emitError()
              << "slices a result shape other than its type's " << outType;
+    // Starts or ends known only at run time must give the type's size.
+    if (failed(ctx.check(
+            symbols.materialize(symbols.arith("gpu.eqi", count[d], size)),
+            "slices {0} elements along axis " + std::to_string(d) +
+                ", where its result type has " + std::to_string(size),
+            {symbols.materialize(count[d])})))
+      return failure();
+  }
   SmallVector<Poly> outDims = resultDims(outType, count);
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
@@ -478,27 +526,37 @@ LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
   if (!byteSize)
     return failure();
   RankedTensorType outType = tensorType(op->getResult(0));
-  std::optional<SmallVector<int64_t>> repeats =
-      getConstantOperandInts(ctx, op, 1, "repeats");
-  if (!repeats)
+  // Repeats may be known only at run time (shape values of the host
+  // program); a negative one is then an error of the run.
+  std::optional<SmallVector<Size>> repeatSizes =
+      getOperandSizes(ctx, op, 1, "repeats");
+  if (!repeatSizes)
     return failure();
   Symbols symbols(ctx);
+  SmallVector<Poly> repeats = symbols.get(*repeatSizes);
   SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
   if (shape.size() != size_t(outType.getRank()))
     return failure();
   SmallVector<Poly> inStrides = getStrides(shape);
   SmallVector<Poly> space, srcStrides, computed;
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (d >= repeats->size() || (*repeats)[d] < 0)
+    if (d >= repeats.size() ||
+        (repeats[d].isStatic() && repeats[d].getConstant() < 0))
       return ctx.emitError()
              << "repeats do not give the result type " << outType;
-    Poly size = Poly((*repeats)[d]) * shape[d];
+    if (!repeats[d].isStatic() &&
+        failed(ctx.check(
+            symbols.materialize(symbols.arith("gpu.lei", 0, repeats[d])),
+            "repeats must not be negative, got {0}",
+            {symbols.materialize(repeats[d])})))
+      return failure();
+    Poly size = repeats[d] * shape[d];
     if (!ShapedType::isDynamic(outType.getShape()[d]) &&
-        !(size.isStatic() && size.getConstant() == outType.getShape()[d]))
+        !size.isConstant(outType.getShape()[d]))
       return ctx.emitError()
              << "repeats do not give the result type " << outType;
     computed.push_back(size);
-    space.append({Poly((*repeats)[d]), shape[d]});
+    space.append({repeats[d], shape[d]});
     srcStrides.append({Poly(0), inStrides[d]});
   }
   Value in = ctx.getView(op->getOperand(0));

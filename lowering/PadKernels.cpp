@@ -28,9 +28,9 @@ namespace {
 
 /// GLSL statements turning `int j`, a coordinate of the input that may be
 /// out of [0, n), into one inside it as `mode` says; constant mode clears
-/// `inside` instead. `lowest` is the smallest value j takes.
+/// `inside` instead. `begin` is the padding before: j >= -begin.
 std::string mapCoordinate(Symbols &symbols, KernelSizes &sizes, StringRef mode,
-                          std::string j, const Poly &n, int64_t lowest) {
+                          std::string j, const Poly &n, const Poly &begin) {
   std::string size = symbols.intText(n, sizes);
   if (mode == "constant")
     return "inside = inside && " + j + " >= 0 && " + j + " < " + size + ";\n";
@@ -43,11 +43,13 @@ std::string mapCoordinate(Symbols &symbols, KernelSizes &sizes, StringRef mode,
   // a run-time n, where a period of 0 is an error of the run).
   Poly period = mode == "wrap" ? n : Poly(2) * (n - Poly(1));
   Poly shift(0);
-  if (lowest < 0)
+  if (!begin.isStatic())
+    shift = symbols.ceilDiv(begin, period) * period;
+  else if (begin.getConstant() > 0)
     shift = period.isStatic()
-                ? Poly((-lowest + period.getConstant() - 1) /
+                ? Poly((begin.getConstant() + period.getConstant() - 1) /
                        period.getConstant() * period.getConstant())
-                : symbols.ceilDiv(Poly(-lowest), period) * period;
+                : symbols.ceilDiv(begin, period) * period;
   std::string p = symbols.intText(period, sizes);
   std::string wrapped =
       "(" + j + " + " + symbols.intText(shift, sizes) + ") % " + p;
@@ -56,6 +58,11 @@ std::string mapCoordinate(Symbols &symbols, KernelSizes &sizes, StringRef mode,
   // Reflect: a mirror image without the edge, of period 2 (n - 1).
   return j + " = " + wrapped + ";\n" + j + " = " + j + " < " + size + " ? " +
          j + " : " + p + " - " + j + ";\n";
+}
+
+/// Whether a pad amount may add elements.
+bool mayBePositive(const Poly &amount) {
+  return !amount.isStatic() || amount.getConstant() > 0;
 }
 
 } // namespace
@@ -69,10 +76,13 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
     return failure();
   int64_t rank = inType.getRank();
   StringRef mode = onnx::OpAttrs(op).getString("mode");
-  std::optional<SmallVector<int64_t>> pads =
-      getConstantOperandInts(ctx, op, 1, "pads");
-  if (!pads)
+  // Pads may be known only at run time (shape values of the host program).
+  Symbols symbols(ctx);
+  std::optional<SmallVector<Size>> padSizes =
+      getOperandSizes(ctx, op, 1, "pads");
+  if (!padSizes)
     return failure();
+  SmallVector<Poly> pads = symbols.get(*padSizes);
   // As expandPads in dialect/onnx/TilePad.cpp.
   SmallVector<int64_t> axes;
   if (hasOperand(op, 3)) {
@@ -86,22 +96,30 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
   }
-  if (pads->size() != 2 * axes.size())
+  if (pads.size() != 2 * axes.size())
     return ctx.emitError() << "pads must have two entries per padded axis";
-  SmallVector<int64_t> begin(rank, 0), end(rank, 0);
+  SmallVector<Poly> begin(rank, Poly(0)), end(rank, Poly(0));
   for (size_t i = 0; i < axes.size(); ++i) {
     if (axes[i] < 0 || axes[i] >= rank)
       return ctx.emitError() << "pads an axis out of range";
-    begin[axes[i]] = (*pads)[i];
-    end[axes[i]] = (*pads)[axes.size() + i];
+    begin[axes[i]] = pads[i];
+    end[axes[i]] = pads[axes.size() + i];
   }
-  Symbols symbols(ctx);
+  // Run-time pads that crop (negative) would need signed push constants.
+  for (const Poly &p : pads)
+    if (!p.isStatic() &&
+        failed(ctx.check(
+            symbols.materialize(symbols.arith("gpu.lei", 0, p)),
+            "pads known only at run time must not be negative on the GPU, "
+            "got {0}",
+            {symbols.materialize(p)})))
+      return failure();
   SmallVector<Poly> inShape = getDims(symbols, op->getOperand(0));
   if (inShape.size() != size_t(rank))
     return failure();
   SmallVector<Poly> computed;
   for (int64_t d = 0; d < rank; ++d) {
-    Poly size = inShape[d] + Poly(begin[d] + end[d]);
+    Poly size = inShape[d] + begin[d] + end[d];
     computed.push_back(size);
     if (!ShapedType::isDynamic(outType.getShape()[d]) &&
         !size.isConstant(outType.getShape()[d]))
@@ -112,9 +130,21 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
         outType.getShape()[d] != 0)
       return ctx.emitError()
              << "cannot pad an empty dimension in mode " << mode;
-    if (mode == "reflect" && inShape[d].isConstant(1) &&
-        (begin[d] > 0 || end[d] > 0))
+    if (mode != "reflect" || !inShape[d].isConstant(1))
+      continue;
+    if ((begin[d].isStatic() && begin[d].getConstant() > 0) ||
+        (end[d].isStatic() && end[d].getConstant() > 0))
       return ctx.emitError() << "cannot reflect a dimension of size 1";
+    // Amounts known only at run time (not negative, checked above) must
+    // be 0 there.
+    Poly amount = begin[d] + end[d];
+    if (!amount.isStatic() &&
+        failed(
+            ctx.check(symbols.materialize(symbols.arith("gpu.eqi", amount, 0)),
+                      "cannot reflect dimension " + std::to_string(d) +
+                          " of size 1 by {0} elements",
+                      {symbols.materialize(amount)})))
+      return failure();
   }
   SmallVector<Poly> outShape = resultDims(outType, computed);
 
@@ -159,9 +189,9 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
       continue; // Every coordinate maps to 0.
     std::string j = fmt::format("j{}", d);
     map += "int " + j + " = int(c" + std::to_string(d) + ") - " +
-           std::to_string(begin[d]) + ";\n";
-    if (begin[d] > 0 || end[d] > 0)
-      map += mapCoordinate(symbols, sizes, mode, j, inShape[d], -begin[d]);
+           symbols.intText(begin[d], sizes) + ";\n";
+    if (mayBePositive(begin[d]) || mayBePositive(end[d]))
+      map += mapCoordinate(symbols, sizes, mode, j, inShape[d], begin[d]);
     source += (source.empty() ? "uint(" : " + uint(") + j + ")";
     if (!inStrides[d].isConstant(1))
       source += " * " + symbols.text(inStrides[d], sizes);

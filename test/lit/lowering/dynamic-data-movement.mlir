@@ -104,9 +104,21 @@ func.func @main(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
 
 // -----
 
+// Starts given at run time (an argument: an element the host program
+// extracts) may have either sign: the host adds the dim to a negative one,
+// then clamps to [0, n].
+// CHECK-LABEL: gpu.kernel @slice(read, write)
+// CHECK-SAME: b1.d[i] = b0.d[pc.s1 + i];
+// CHECK: %[[N:.+]] = gpu.dim %arg0[0]
+// CHECK: %[[S:.+]] = gpu.extract %arg1[0]
+// CHECK: %[[LO:.+]] = gpu.maxi %[[S]], %{{.+}}
+// CHECK: %[[C:.+]] = gpu.mini %[[LO]], %{{.+}}
+// CHECK: %[[NEG:.+]] = gpu.lti %[[C]], %{{.+}}
+// CHECK: %[[FROM_END:.+]] = gpu.addi %[[N]], %[[C]]
+// CHECK: gpu.select %[[NEG]], %[[FROM_END]], %[[C]]
+// CHECK: gpu.dispatch @slice
 func.func @main(%x: tensor<?x8xf32>, %s: tensor<1xi64>) -> tensor<?x8xf32> {
   %e = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
-  // expected-error @+1 {{operand 'starts' must be a constant to lower the op to GPU kernels}}
   %0 = "onnx.Slice"(%x, %s, %e) : (tensor<?x8xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
@@ -143,4 +155,21 @@ func.func @main(%x: tensor<?x4xf32>, %i: tensor<?x4xi64>) -> (tensor<?x4xf32>, t
   %0 = "onnx.GatherElements"(%x, %i) {axis = 0 : si64} : (tensor<?x4xf32>, tensor<?x4xi64>) -> tensor<?x4xf32>
   %1 = "onnx.Trilu"(%x) {upper = 1 : si64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+// Pads and repeats given at run time: a negative one is an error of the run.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[P:.+]] = gpu.extract %arg1[0]
+// CHECK: %[[OK:.+]] = gpu.lei %{{.+}}, %[[P]]
+// CHECK: gpu.assert %[[OK]], %[[P]] {message = "pads known only at run time must not be negative on the GPU, got {0}"}
+// CHECK: gpu.dispatch @pad_constant
+// CHECK: %[[R:.+]] = gpu.extract %arg2[0]
+// CHECK: gpu.assert %{{.+}}, %[[R]] {message = "repeats must not be negative, got {0}"}
+// CHECK: gpu.dispatch @tile
+func.func @main(%x: tensor<?x4xf32>, %pads: tensor<4xi64>, %reps: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = "onnx.Pad"(%x, %pads) {mode = "constant"} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x?xf32>
+  %1 = "onnx.Tile"(%x, %reps) : (tensor<?x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
 }
