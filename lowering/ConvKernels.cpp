@@ -95,10 +95,11 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
   int64_t perGroup = channels / groups, filtersPerGroup = filters / groups;
   int64_t inPlane = product(input), outPlane = product(output);
 
+  int64_t k = perGroup * product(kernel);
   GemmProblem p;
   p.elementType = et;
   p.m = filtersPerGroup;
-  p.k = perGroup * product(kernel);
+  p.k = k;
   p.n = outPlane;
   p.batch = xShape[0] * groups;
   std::string ct = glsl::computeType(et);
@@ -109,8 +110,8 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
                    llvm::all_of(g->strides, [](int64_t s) { return s == 1; }) &&
                    llvm::all_of(g->pads, [](int64_t q) { return q == 0; });
   bool vectors = canLoadVectors(ctx, et);
-  p.aVector = vectors && p.k % 4 == 0;
-  p.bVector = vectors && pointwise && p.n % 4 == 0;
+  p.aVector = vectors && k % 4 == 0;
+  p.bVector = vectors && pointwise && outPlane % 4 == 0;
   p.declarations +=
       p.bVector ? vectorBuffer(0, "x") : glsl::buffer(0, Access::Read, et, "x");
   p.declarations +=
@@ -123,11 +124,11 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
   p.prologue += "  xBase = (img * " + u(channels) + " + grp * " + u(perGroup) +
                 ") * " + u(inPlane) + ";\n";
   p.prologue += "  filter0 = grp * " + u(filtersPerGroup) + ";\n";
-  p.prologue += "  wBase = filter0 * " + u(p.k) + ";\n";
+  p.prologue += "  wBase = filter0 * " + u(k) + ";\n";
   p.prologue +=
       "  yBase = (img * " + u(filters) + " + filter0) * " + u(outPlane) + ";\n";
 
-  std::string wIndex = "wBase + row * " + u(p.k) + " + k";
+  std::string wIndex = "wBase + row * " + u(k) + " + k";
   p.functions += ct + " loadA(uint row, uint k) { return " +
                  (p.aVector ? vectorBufferElement("w", wIndex)
                             : glsl::load(et, "w", wIndex)) +

@@ -420,6 +420,13 @@ static LogicalResult lowerFusedContraction(Operation *op,
     if (!view)
       return failure();
     ctx.map(arg, view);
+    if (auto type = dyn_cast<RankedTensorType>(outer.getType());
+        type && !type.hasStaticShape()) {
+      SmallVector<Size> dims = ctx.getDims(outer);
+      if (dims.empty())
+        return failure();
+      ctx.setDims(arg, dims);
+    }
   }
   for (Operation *inner : ops)
     for (Value v : inner->getResults())
@@ -444,6 +451,7 @@ static LogicalResult lowerFusedContraction(Operation *op,
   Value contractionResult = contraction->getResult(0);
   Value innerResult = body.back().getOperand(0);
   epilogue.write = [&, args](StringRef value, StringRef index,
+                             KernelSizes &sizes, ArrayRef<Size> resultDims,
                              std::string &code) -> std::string {
     ExpressionWriter writer(ctx);
     writer.bind(contractionResult, value.str());
@@ -452,11 +460,18 @@ static LogicalResult lowerFusedContraction(Operation *op,
     bool needCoordinates = false;
     for (auto [i, arg] : llvm::enumerate(args)) {
       auto type = cast<RankedTensorType>(arg.getType());
-      bool same = type.getShape() == resultType.getShape();
-      needCoordinates |= !same && type.getNumElements() != 1;
+      SmallVector<Size> dims = ctx.getDims(arg);
+      if (dims.empty())
+        return {};
+      bool same =
+          dims.size() == resultDims.size() &&
+          llvm::all_of(llvm::seq<size_t>(0, dims.size()), [&](size_t d) {
+            return dims[d].isSameAs(resultDims[d]);
+          });
+      needCoordinates |=
+          !same && !(type.hasStaticShape() && type.getNumElements() == 1);
       std::string argIndex =
-          same ? index.str()
-               : glsl::broadcastIndex(type.getShape(), rank, "eo");
+          same ? index.str() : sizes.broadcastIndex(dims, rank, "eo");
       std::string var = fmt::format("x{}", i);
       loads += fmt::format(
           "  {} {} = {};\n", glsl::computeType(type.getElementType()), var,
@@ -470,7 +485,7 @@ static LogicalResult lowerFusedContraction(Operation *op,
     if (result.empty())
       return {};
     if (needCoordinates)
-      code += glsl::unflatten(resultType.getShape(), index, "eo");
+      code += sizes.unflatten(resultDims, index, "eo");
     code += loads + writer.code;
     return result;
   };

@@ -36,9 +36,14 @@ std::string (&u)(int64_t) = glsl::uintLiteral;
 
 GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
   GemvShape g;
+  // A dynamic m may be at most 4 in some runs; a dynamic n or k is taken
+  // to be large.
+  int64_t m = p.m.isStatic() ? p.m.constant : 4;
+  int64_t n = p.n.isStatic() ? p.n.constant : kNominalDim;
+  int64_t k = p.k.isStatic() ? p.k.constant : kNominalDim;
   // Smaller products take the tiled kernel: either is a few microseconds.
-  if (p.m > 4 || p.m == 0 || glsl::computeType(p.elementType) != "float" ||
-      p.k < 64 || p.n * p.k < 16384)
+  if (m > 4 || m == 0 || glsl::computeType(p.elementType) != "float" ||
+      k < 64 || n * k < 16384)
     return g;
   unsigned threads = std::min<unsigned>(256, target.maxComputeWorkGroupSize[0]);
   threads = std::min<unsigned>(threads, target.maxComputeWorkGroupInvocations);
@@ -52,7 +57,7 @@ GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
     g.lanes = std::min<unsigned>(g.vector ? 32 : 64, threads / 4);
     unsigned minLanes = g.vector ? 2 : 8;
     while (g.lanes > minLanes &&
-           glsl::ceilDiv(p.n, uint64_t(g.lanes) * width) < 128)
+           glsl::ceilDiv(n, uint64_t(g.lanes) * width) < 128)
       g.lanes /= 2;
     g.cols = g.lanes * width;
   } else {
@@ -65,6 +70,23 @@ GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
 
 std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
                                const std::string &store) {
+  KernelSizes &sizes = *p.sizes;
+  std::string n = sizes.get(p.n), k = sizes.get(p.k);
+  // Rows: m, or 4 where m is known only at run time, those beyond it
+  // skipped by a branch on the push constant (uniform in the workgroup, so
+  // the barriers of the reduction stay in uniform control flow).
+  int64_t rows = p.m.isStatic() ? p.m.constant : 4;
+  std::string m = sizes.get(p.m);
+  auto open = [&](int64_t r, StringRef indent) -> std::string {
+    if (p.m.isStatic() || r == 0)
+      return "";
+    return fmt::format("{}if ({} > {}) {{\n", indent.str(), m, u(r));
+  };
+  auto close = [&](int64_t r, StringRef indent) -> std::string {
+    if (p.m.isStatic() || r == 0)
+      return "";
+    return indent.str() + "}\n";
+  };
   unsigned groups = g.threads / (g.columnsContiguous ? g.lanes : 32);
   std::string acc = g.vector && g.columnsContiguous ? "vec4" : "float";
   std::string s = glsl::header({g.threads, 1, 1});
@@ -75,7 +97,7 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
   s += p.prologue;
   s += "  uint lt = gl_LocalInvocationID.x;\n";
   auto accName = [](int64_t r) { return "acc" + std::to_string(r); };
-  for (int64_t r = 0; r < p.m; ++r)
+  for (int64_t r = 0; r < rows; ++r)
     s += fmt::format("  {} {} = {}(0.0);\n", acc, accName(r), acc);
 
   std::string owner; // the thread that stores, and what it stores
@@ -84,17 +106,20 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
     s += fmt::format("  uint lane = lt % {0}, kg = lt / {0};\n", u(g.lanes));
     s += fmt::format("  uint col = gl_WorkGroupID.x * {} + lane * {};\n",
                      u(g.cols), u(width));
-    s += fmt::format("  bool inside = col < {};\n", u(p.n));
+    s += fmt::format("  bool inside = col < {};\n", n);
     s += fmt::format("  if (inside) {{\n"
                      "    for (uint k = kg; k < {}; k += {}) {{\n",
-                     u(p.k), u(groups));
+                     k, u(groups));
     s += g.vector ? "      vec4 bv = loadB4(k, col);\n"
                   : "      float bv = loadB(k, col);\n";
-    for (int64_t r = 0; r < p.m; ++r)
-      s += fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r));
+    for (int64_t r = 0; r < rows; ++r)
+      s += open(r, "      ") +
+           fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r)) +
+           close(r, "      ");
     s += "    }\n  }\n";
     // Group g + half adds into group g; lanes stay in their column.
-    for (int64_t r = 0; r < p.m; ++r) {
+    for (int64_t r = 0; r < rows; ++r) {
+      s += open(r, "  ");
       s += fmt::format("  red[lt] = {};\n  barrier();\n", accName(r));
       for (unsigned half = groups / 2; half >= 1; half /= 2)
         s += fmt::format("  if (kg < {}) red[lt] += red[lt + {}];\n"
@@ -108,29 +133,35 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
       else
         s += fmt::format("    storeC({}, col, red[lt]);\n", u(r));
       s += "  }\n  barrier();\n";
+      s += close(r, "  ");
     }
   } else {
     // 32 threads per column, striding along its contiguous k.
     unsigned width = g.vector ? 4 : 1;
     s += "  uint lane = lt % 32u, c = lt / 32u;\n";
     s += fmt::format("  uint col = gl_WorkGroupID.x * {} + c;\n", u(g.cols));
-    s += fmt::format("  bool inside = col < {};\n", u(p.n));
+    s += fmt::format("  bool inside = col < {};\n", n);
     s += fmt::format("  if (inside) {{\n"
                      "    for (uint k = lane * {}; k < {}; k += {}) {{\n",
-                     u(width), u(p.k), u(32 * width));
+                     u(width), k, u(32 * width));
     if (g.vector) {
       s += "      vec4 bv = loadB4(k, col);\n";
-      for (int64_t r = 0; r < p.m; ++r)
-        s += fmt::format("      {0} += dot(vec4(loadA({1}, k), loadA({1}, k + "
+      for (int64_t r = 0; r < rows; ++r)
+        s += open(r, "      ") +
+             fmt::format("      {0} += dot(vec4(loadA({1}, k), loadA({1}, k + "
                          "1u), loadA({1}, k + 2u), loadA({1}, k + 3u)), bv);\n",
-                         accName(r), u(r));
+                         accName(r), u(r)) +
+             close(r, "      ");
     } else {
       s += "      float bv = loadB(k, col);\n";
-      for (int64_t r = 0; r < p.m; ++r)
-        s += fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r));
+      for (int64_t r = 0; r < rows; ++r)
+        s += open(r, "      ") +
+             fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r)) +
+             close(r, "      ");
     }
     s += "    }\n  }\n";
-    for (int64_t r = 0; r < p.m; ++r) {
+    for (int64_t r = 0; r < rows; ++r) {
+      s += open(r, "  ");
       s += fmt::format("  red[lt] = {};\n  barrier();\n", accName(r));
       for (unsigned half = 16; half >= 1; half /= 2)
         s += fmt::format("  if (lane < {0}) red[lt] += red[lt + {0}];\n"
@@ -139,6 +170,7 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
       s += fmt::format("  if (lane == 0u && inside) storeC({}, col, red[lt]);\n"
                        "  barrier();\n",
                        u(r));
+      s += close(r, "  ");
     }
   }
   s += "}\n";

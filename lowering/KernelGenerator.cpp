@@ -224,6 +224,51 @@ std::optional<SmallVector<Size>> LoweringContext::getShapeValue(Value value) {
     elements = std::move(*result);
   }
   return shapeValues[value] = elements;
+Size LoweringContext::min(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return std::min(a.constant, b.constant);
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.mini",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::sub(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return a.constant - b.constant;
+  if (b.isStatic() && b.constant == 0)
+    return a;
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.subi",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::same(Size a, Size b, StringRef message) {
+  if (a.isSameAs(b) || (a.isStatic() && b.isStatic()))
+    return a;
+  // (A failure known now was reported; the kernels are not run then.)
+  (void)check(arith("gpu.eqi", a, b), message, {a, b});
+  // A constant stays a literal in the kernels; the check runs all the same.
+  return a.isStatic() ? a : b.isStatic() ? b : a;
+}
+
+Size LoweringContext::broadcast(Size a, Size b, StringRef message) {
+  if (a.isStatic() && b.isStatic())
+    return a.constant == 1 ? b : a;
+  if (a.isSameAs(b) || (a.isStatic() && a.constant == 1))
+    return b;
+  if (b.isStatic() && b.constant == 1)
+    return a;
+  Size aOne = arith("gpu.eqi", a, 1), bOne = arith("gpu.eqi", b, 1);
+  Size ok = arith("gpu.maxi", arith("gpu.eqi", a, b),
+                  arith("gpu.maxi", aOne, bOne));
+  (void)check(ok, message, {a, b});
+  if (a.isStatic())
+    return a;
+  if (b.isStatic())
+    return b;
+  return select(aOne, b, a);
+}
+
 }
 
 Size LoweringContext::broadcastFactor(Size dim) {

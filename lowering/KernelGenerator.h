@@ -63,6 +63,11 @@ struct Size {
   Size(int64_t constant = 0) : constant(constant) {}
   Size(Value value) : value(value) {}
   bool isStatic() const { return !value; }
+  /// Whether both are the same constant or the same index value.
+  bool isSameAs(Size other) const {
+    return isStatic() == other.isStatic() &&
+           (isStatic() ? constant == other.constant : value == other.value);
+  }
   OpFoldResult toFoldResult(Builder &b) const {
     return value ? OpFoldResult(value)
                  : OpFoldResult(b.getI64IntegerAttr(constant));
@@ -125,6 +130,17 @@ public:
   /// Whether getShapeValue computed `value` already.
   bool hasShapeValue(Value value) const { return shapeValues.count(value); }
 
+  Size min(Size a, Size b);
+  Size sub(Size a, Size b);
+  /// `a`, which must equal `b` when the function runs (two operands'
+  /// sizes of one dimension, such as a product's k): where either is known
+  /// only then, a check of the run fails with `message` ({0} and {1}: the
+  /// sizes) at the op if they differ. The constant where one is known.
+  Size same(Size a, Size b, StringRef message);
+  /// The numpy broadcast of dims `a` and `b` (equal, or one of them 1):
+  /// where either is known only at run time, a check of the run fails with
+  /// `message` ({0} and {1}: the sizes) at the op if they do not broadcast.
+  Size broadcast(Size a, Size b, StringRef message);
   /// 0 for a dimension of size 0 or 1, else 1: what a broadcast input's
   /// stride is multiplied by where its dimension is known only at run time.
   Size broadcastFactor(Size dim);

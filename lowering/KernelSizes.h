@@ -30,6 +30,8 @@ class KernelSizes {
 public:
   explicit KernelSizes(LoweringContext &ctx) : ctx(ctx) {}
 
+  LoweringContext &getContext() { return ctx; }
+
   /// The size as a GLSL uint expression.
   std::string get(Size size);
   /// Whether any size given so far is dynamic.

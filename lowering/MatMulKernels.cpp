@@ -21,6 +21,7 @@
 #include "ir/Operation.h"
 #include "ir/Region.h"
 
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/Twine.h"
 
 #include <cmath>
@@ -45,29 +46,42 @@ LogicalResult checkElementType(LoweringContext &ctx, Type elementType) {
                          << " is not supported by the GEMM kernel";
 }
 
+/// Checks the size of the bindings of static type (a tensor whose size
+/// only the run knows is checked then, as the runtime places it).
 LogicalResult checkBindings(LoweringContext &ctx, Operation *op) {
-  for (Value v : op->getOperands())
+  SmallVector<Value> values(op->getOperands());
+  values.push_back(op->getResult(0));
+  for (Value v : values)
     if (auto type = dyn_cast<RankedTensorType>(v.getType()))
-      if (failed(checkBindingSize(ctx, type)))
+      if (type.hasStaticShape() && failed(checkBindingSize(ctx, type)))
         return failure();
-  return checkBindingSize(ctx,
-                          cast<RankedTensorType>(op->getResult(0).getType()));
+  return success();
 }
 
 /// How a matrix operand is laid out: the distance in elements between
 /// neighbours along its rows (row stride) and columns (column stride).
 struct MatrixStrides {
-  int64_t row, col;
+  Size row, col;
 };
+
+/// Whether `a` is known to be smaller than `b` (a run-time size counts as
+/// larger than any constant; two of them compare as equal).
+bool isLess(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return a.constant < b.constant;
+  return a.isStatic();
+}
+
+bool isOne(Size size) { return size.isStatic() && size.constant == 1; }
 
 /// `base` plus index `a` times `strideA` plus `b` times `strideB`, the
 /// larger stride first.
-std::string stridedIndex(StringRef base, StringRef a, int64_t strideA,
-                         StringRef b, int64_t strideB) {
-  auto term = [](StringRef name, int64_t stride) {
-    return stride == 1 ? name.str() : name.str() + " * " + u(stride);
+std::string stridedIndex(KernelSizes &sizes, StringRef base, StringRef a,
+                         Size strideA, StringRef b, Size strideB) {
+  auto term = [&](StringRef name, Size stride) {
+    return isOne(stride) ? name.str() : name.str() + " * " + sizes.get(stride);
   };
-  if (strideA < strideB)
+  if (isLess(strideA, strideB))
     return base.str() + " + " + term(b, strideB) + " + " + term(a, strideA);
   return base.str() + " + " + term(a, strideA) + " + " + term(b, strideB);
 }
@@ -79,8 +93,9 @@ std::string stridedIndex(StringRef base, StringRef a, int64_t strideA,
 void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
   Type et = p.elementType;
   std::string ct = glsl::computeType(et);
-  std::string aIndex = stridedIndex("aBase", "row", sa.row, "k", sa.col);
-  std::string bIndex = stridedIndex("bBase", "k", sb.row, "col", sb.col);
+  KernelSizes &sizes = *p.sizes;
+  std::string aIndex = stridedIndex(sizes, "aBase", "row", sa.row, "k", sa.col);
+  std::string bIndex = stridedIndex(sizes, "bBase", "k", sb.row, "col", sb.col);
   std::string aValue = p.aVector ? vectorBufferElement("a", aIndex)
                                  : glsl::load(et, "a", aIndex);
   std::string bValue = p.bVector ? vectorBufferElement("b", bIndex)
@@ -95,9 +110,11 @@ void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
                    ") / 4u]; }\n";
 }
 
-bool isRowMajor(MatrixStrides s) { return s.col == 1 || s.col <= s.row; }
+bool isRowMajor(MatrixStrides s) {
+  return isOne(s.col) || !isLess(s.row, s.col);
+}
 
-MatrixStrides plainStrides(int64_t cols, bool transposed) {
+MatrixStrides plainStrides(Size cols, bool transposed) {
   return transposed ? MatrixStrides{1, cols} : MatrixStrides{cols, 1};
 }
 
@@ -110,13 +127,16 @@ void declareOperands(LoweringContext &ctx, GemmProblem &p, MatrixStrides sa,
   bool vectors = canLoadVectors(ctx, p.elementType);
   p.aRowMajor = isRowMajor(sa);
   p.bRowMajor = isRowMajor(sb);
-  auto aligned = [](int64_t stride) { return stride % 4 == 0; };
+  // A size only the run knows may be any: no vectors along or across it.
+  auto aligned = [](Size size) {
+    return size.isStatic() && size.constant % 4 == 0;
+  };
   p.aVector = vectors && aOther &&
-              (p.aRowMajor ? sa.col == 1 && p.k % 4 == 0 && aligned(sa.row)
-                           : sa.row == 1 && p.m % 4 == 0 && aligned(sa.col));
+              (p.aRowMajor ? isOne(sa.col) && aligned(p.k) && aligned(sa.row)
+                           : isOne(sa.row) && aligned(p.m) && aligned(sa.col));
   p.bVector = vectors && bOther &&
-              (p.bRowMajor ? sb.col == 1 && p.n % 4 == 0 && aligned(sb.row)
-                           : sb.row == 1 && p.k % 4 == 0 && aligned(sb.col));
+              (p.bRowMajor ? isOne(sb.col) && aligned(p.n) && aligned(sb.row)
+                           : isOne(sb.row) && aligned(p.k) && aligned(sb.col));
   p.declarations += p.aVector
                         ? vectorBuffer(0, "a")
                         : glsl::buffer(0, Access::Read, p.elementType, "a");
@@ -238,6 +258,8 @@ bool isReadOnlyByMatMuls(Value value, ArrayRef<int64_t> strides) {
     if (!isReshapeLike(user) || use.getOperandNumber() != 0)
       return false;
     Value result = user->getResult(0);
+    if (!cast<RankedTensorType>(result.getType()).hasStaticShape())
+      return false;
     std::optional<SmallVector<int64_t>> next =
         reshapeStrides(shapeOf(value), strides, shapeOf(result));
     if (!next || !isReadOnlyByMatMuls(result, *next))
@@ -307,44 +329,80 @@ Operation *getWrittenTranspose(Value stored) {
   return isTransposeWrittenByMatMul(user) ? user : nullptr;
 }
 
+/// The sizes of `layout`: its base and strides as constants.
+SmallVector<Size> toSizes(ArrayRef<int64_t> values) {
+  return SmallVector<Size>(values.begin(), values.end());
+}
+
+bool isAllOnes(ArrayRef<Size> dims) { return llvm::all_of(dims, isOne); }
+
+bool isSameDims(ArrayRef<Size> a, ArrayRef<Size> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::seq<size_t>(0, a.size()),
+                      [&](size_t d) { return a[d].isSameAs(b[d]); });
+}
+
 LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
                              const GemmEpilogue *epilogue) {
   auto aType = cast<RankedTensorType>(op->getOperand(0).getType());
-  auto bType = cast<RankedTensorType>(op->getOperand(1).getType());
   Type et = aType.getElementType();
   if (failed(checkElementType(ctx, et)) || failed(checkBindings(ctx, op)))
     return failure();
+  SmallVector<Size> aShape = ctx.getDims(op->getOperand(0));
+  SmallVector<Size> bShape = ctx.getDims(op->getOperand(1));
+  if (aShape.empty() || bShape.empty())
+    return failure();
+  KernelSizes sizes(ctx);
 
   // numpy's promotion of 1-D operands; the result has the same layout.
-  SmallVector<int64_t> aShape(aType.getShape()), bShape(bType.getShape());
-  if (aShape.size() == 1)
-    aShape.insert(aShape.begin(), 1);
-  if (bShape.size() == 1)
-    bShape.push_back(1);
-  ArrayRef<int64_t> aBatch = ArrayRef(aShape).drop_back(2);
-  ArrayRef<int64_t> bBatch = ArrayRef(bShape).drop_back(2);
+  bool aVectorOperand = aShape.size() == 1, bVectorOperand = bShape.size() == 1;
+  if (aVectorOperand)
+    aShape.insert(aShape.begin(), Size(1));
+  if (bVectorOperand)
+    bShape.push_back(Size(1));
+  ArrayRef<Size> aBatch = ArrayRef(aShape).drop_back(2);
+  ArrayRef<Size> bBatch = ArrayRef(bShape).drop_back(2);
   unsigned batchRank = std::max(aBatch.size(), bBatch.size());
-  SmallVector<int64_t> batch(batchRank, 1);
+  // The batch broadcasts; dims only the run knows are checked then.
+  SmallVector<Size> batch(batchRank, Size(1));
   for (unsigned i = 0; i < batchRank; ++i) {
+    Size a = 1, b = 1;
     if (i + aBatch.size() >= batchRank)
-      batch[i] = aBatch[i + aBatch.size() - batchRank];
-    if (i + bBatch.size() >= batchRank && batch[i] == 1)
-      batch[i] = bBatch[i + bBatch.size() - batchRank];
+      a = aBatch[i + aBatch.size() - batchRank];
+    if (i + bBatch.size() >= batchRank)
+      b = bBatch[i + bBatch.size() - batchRank];
+    batch[i] = ctx.broadcast(
+        a, b, "has batch dimensions {0} and {1} at run time, which do not "
+              "broadcast");
   }
 
   // Where each operand's elements are: row-major, or a window of a Split's
   // input and/or the input of a Transpose the MatMul absorbs, read through
-  // the permutation.
-  StridedLayout aLayout = getOperandLayout(op, 0, aShape);
-  StridedLayout bLayout = getOperandLayout(op, 1, bShape);
-  SmallVector<int64_t> aStrides = aLayout.strides, bStrides = bLayout.strides;
-  bool aPlain = aLayout.base == 0 && aStrides == onnx::getStrides(aShape);
-  bool bPlain = bLayout.base == 0 && bStrides == onnx::getStrides(bShape);
+  // the permutation (only ever for static shapes).
+  auto layoutOf = [&](unsigned i, ArrayRef<Size> shape) {
+    if (llvm::all_of(shape, [](Size d) { return d.isStatic(); })) {
+      SmallVector<int64_t> dims;
+      for (Size d : shape)
+        dims.push_back(d.constant);
+      return getOperandLayout(op, i, dims);
+    }
+    return StridedLayout{};
+  };
+  StridedLayout aLayout = layoutOf(0, aShape);
+  StridedLayout bLayout = layoutOf(1, bShape);
+  SmallVector<Size> aRowMajor = getStrides(ctx, aShape);
+  SmallVector<Size> bRowMajor = getStrides(ctx, bShape);
+  SmallVector<Size> aStrides =
+      aLayout.strides.empty() ? aRowMajor : toSizes(aLayout.strides);
+  SmallVector<Size> bStrides =
+      bLayout.strides.empty() ? bRowMajor : toSizes(bLayout.strides);
+  bool aPlain = aLayout.base == 0 && isSameDims(aStrides, aRowMajor);
+  bool bPlain = bLayout.base == 0 && isSameDims(bStrides, bRowMajor);
   // A Transpose reading only the result makes the kernel store it with
   // permuted strides: the result's dimension perm[d] steps as the
   // Transpose's dimension d does.
   Value stored = epilogue ? epilogue->result : op->getResult(0);
-  SmallVector<int64_t> yStrides;
+  SmallVector<Size> yStrides;
   if (Operation *transpose = getWrittenTranspose(stored)) {
     SmallVector<int64_t> perm = getPermutation(transpose);
     SmallVector<int64_t> tStrides =
@@ -357,59 +415,69 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   MatrixStrides sb = {bStrides[bShape.size() - 2], bStrides.back()};
 
   GemmProblem p;
+  p.sizes = &sizes;
   p.elementType = et;
   p.m = aShape[aShape.size() - 2];
-  p.k = aShape.back();
+  p.k = ctx.same(aShape.back(), bShape[bShape.size() - 2],
+                 "has inner dimensions {0} and {1} at run time, which differ");
   p.n = bShape.back();
-  p.batch = product(batch);
+  p.batch = getNumElements(ctx, batch);
+  p.resultDims = batch;
+  if (!aVectorOperand)
+    p.resultDims.push_back(p.m);
+  if (!bVectorOperand)
+    p.resultDims.push_back(p.n);
   std::string prologue;
   // A's matrices stack into one when its batch dimensions step through
   // memory as its rows do.
   bool aStacks = yStrides.empty();
   for (size_t d = 0; d + 2 < aShape.size(); ++d)
-    aStacks &= aShape[d] == 1 || aStrides[d] == aStrides[d + 1] * aShape[d + 1];
+    aStacks &= isOne(aShape[d]) || aPlain ||
+               aStrides[d].constant ==
+                   aStrides[d + 1].constant * aShape[d + 1].constant;
   // vec4 loads need every batch stride a multiple of 4 too.
-  auto batchAligned = [](ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
+  auto batchAligned = [](ArrayRef<Size> shape, ArrayRef<Size> strides) {
     for (size_t d = 0; d + 2 < shape.size(); ++d)
-      if (shape[d] != 1 && strides[d] % 4 != 0)
+      if (!isOne(shape[d]) &&
+          !(strides[d].isStatic() && strides[d].constant % 4 == 0))
         return false;
     return true;
   };
-  if (product(bBatch) == 1 && aStacks) {
+  if (isAllOnes(bBatch) && aStacks) {
     // Every product uses the same B: stack A's matrices into one.
-    p.m *= product(aBatch);
+    p.m = ctx.mul(p.m, getNumElements(ctx, aBatch));
     p.batch = 1;
     prologue = "  aBase = " + u(aLayout.base) + "; bBase = " + u(bLayout.base) +
                "; yBase = 0u;\n";
   } else {
-    prologue = "  yBase = z * " + u(p.m * p.n) + ";\n";
-    auto baseOf = [&](ArrayRef<int64_t> operandBatch, int64_t matrixSize) {
-      if (product(operandBatch) == 1)
+    prologue = "  yBase = z * " + sizes.get(ctx.mul(p.m, p.n)) + ";\n";
+    auto baseOf = [&](ArrayRef<Size> operandBatch, Size matrixSize) {
+      if (isAllOnes(operandBatch))
         return std::string("0u");
-      if (ArrayRef<int64_t>(batch) == operandBatch)
-        return "z * " + u(matrixSize);
-      std::string index = glsl::broadcastIndex(operandBatch, batchRank, "bz");
-      return (llvm::Twine("(") + index + ") * " + u(matrixSize)).str();
+      if (isSameDims(batch, operandBatch))
+        return "z * " + sizes.get(matrixSize);
+      std::string index = sizes.broadcastIndex(operandBatch, batchRank, "bz");
+      return (llvm::Twine("(") + index + ") * " + sizes.get(matrixSize)).str();
     };
     // An absorbed Transpose's batch offset: each batch coordinate times
-    // its stride.
-    auto stridedBaseOf = [&](ArrayRef<int64_t> operandBatch,
-                             ArrayRef<int64_t> strides) {
+    // its stride (static shapes only).
+    auto stridedBaseOf = [&](ArrayRef<Size> operandBatch,
+                             ArrayRef<Size> strides) {
       std::string base;
       for (size_t d = 0; d < operandBatch.size(); ++d) {
-        if (operandBatch[d] == 1)
+        if (isOne(operandBatch[d]))
           continue;
         base += (base.empty() ? "" : " + ") + std::string("bz") +
                 std::to_string(d + batchRank - operandBatch.size()) + " * " +
-                u(strides[d]);
+                sizes.get(strides[d]);
       }
       return base.empty() ? std::string("0u") : base;
     };
     std::string aBase =
-        aPlain ? baseOf(aBatch, p.m * p.k)
+        aPlain ? baseOf(aBatch, ctx.mul(p.m, p.k))
                : u(aLayout.base) + " + " + stridedBaseOf(aBatch, aStrides);
     std::string bBase =
-        bPlain ? baseOf(bBatch, p.k * p.n)
+        bPlain ? baseOf(bBatch, ctx.mul(p.k, p.n))
                : u(bLayout.base) + " + " + stridedBaseOf(bBatch, bStrides);
     std::string sBase =
         yStrides.empty()
@@ -418,7 +486,7 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
     if (aBase.find("bz") != std::string::npos ||
         bBase.find("bz") != std::string::npos ||
         sBase.find("bz") != std::string::npos)
-      prologue += glsl::unflatten(batch, "z", "bz");
+      prologue += sizes.unflatten(batch, "z", "bz");
     prologue += "  aBase = " + aBase + ";\n  bBase = " + bBase +
                 ";\n  sBase = " + sBase + ";\n";
   }
@@ -430,10 +498,11 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
                   bLayout.base % 4 == 0 && batchAligned(bShape, bStrides));
   p.globals = "uint aBase, bBase, yBase, sBase;\n";
   addOperandFunctions(p, sa, sb);
-  p.outputIndex = "yBase + row * " + u(p.n) + " + col";
+  p.outputIndex = "yBase + row * " + sizes.get(p.n) + " + col";
   if (!yStrides.empty())
-    p.storeIndex = stridedIndex("sBase", "row", yStrides[yStrides.size() - 2],
-                                "col", yStrides.back());
+    p.storeIndex =
+        stridedIndex(sizes, "sBase", "row", yStrides[yStrides.size() - 2],
+                     "col", yStrides.back());
   p.outputValue = glsl::computeType(et) + " v = acc;";
   p.epilogue = epilogue;
 
@@ -467,7 +536,6 @@ FailureOr<std::string> scale(LoweringContext &ctx, Type et, double factor,
 LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
                            const GemmEpilogue *epilogue) {
   auto aType = cast<RankedTensorType>(op->getOperand(0).getType());
-  auto bType = cast<RankedTensorType>(op->getOperand(1).getType());
   Type et = aType.getElementType();
   if (failed(checkElementType(ctx, et)) || failed(checkBindings(ctx, op)))
     return failure();
@@ -475,15 +543,23 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
   bool transA = attrs.getInt("transA"), transB = attrs.getInt("transB");
   double alpha = attrs.getFloat("alpha"), beta = attrs.getFloat("beta");
   bool hasC = op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  SmallVector<Size> aDims = ctx.getDims(op->getOperand(0));
+  SmallVector<Size> bDims = ctx.getDims(op->getOperand(1));
+  if (aDims.empty() || bDims.empty())
+    return failure();
+  KernelSizes sizes(ctx);
 
   GemmProblem p;
+  p.sizes = &sizes;
   p.elementType = et;
-  p.m = aType.getShape()[transA ? 1 : 0];
-  p.k = aType.getShape()[transA ? 0 : 1];
-  p.n = bType.getShape()[transB ? 0 : 1];
+  p.m = aDims[transA ? 1 : 0];
+  p.k = ctx.same(aDims[transA ? 0 : 1], bDims[transB ? 1 : 0],
+                 "has inner dimensions {0} and {1} at run time, which differ");
+  p.n = bDims[transB ? 0 : 1];
+  p.resultDims = {p.m, p.n};
   p.prologue = "  aBase = 0u; bBase = 0u;\n";
-  MatrixStrides sa = plainStrides(aType.getShape()[1], transA);
-  MatrixStrides sb = plainStrides(bType.getShape()[1], transB);
+  MatrixStrides sa = plainStrides(aDims[1], transA);
+  MatrixStrides sb = plainStrides(bDims[1], transB);
   declareOperands(ctx, p, sa, sb);
   // With beta = 0, C is not bound at all (the result differs from the
   // reference evaluator's only where C holds an infinity or a NaN).
@@ -495,10 +571,18 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
   if (failed(value))
     return failure();
   std::string ct = glsl::computeType(et);
-  p.outputIndex = "row * " + u(p.n) + " + col";
+  p.outputIndex = "row * " + sizes.get(p.n) + " + col";
   if (useC) {
-    auto cType = cast<RankedTensorType>(op->getOperand(2).getType());
-    std::string cIndex = glsl::broadcastIndex(cType.getShape(), 2, "o");
+    SmallVector<Size> cDims = ctx.getDims(op->getOperand(2));
+    if (cDims.empty())
+      return failure();
+    // C broadcasts to the result; a size only the run knows is checked then.
+    for (size_t d = 0; d < cDims.size(); ++d)
+      if (!cDims[d].isStatic())
+        ctx.broadcast(cDims[d], p.resultDims[d + 2 - cDims.size()],
+                      "has C of dimension {0} at run time, which does not "
+                      "broadcast to {1}");
+    std::string cIndex = sizes.broadcastIndex(cDims, 2, "o");
     FailureOr<std::string> c =
         scale(ctx, et, beta, "beta",
               (llvm::Twine("(") + glsl::load(et, "cIn", cIndex) + ")").str());
@@ -527,8 +611,8 @@ LogicalResult generatePlainGemm(Operation *op, LoweringContext &ctx) {
 }
 
 const KernelGenerator generators[] = {
-    {"onnx.Gemm", generatePlainGemm},
-    {"onnx.MatMul", generatePlainMatMul},
+    {"onnx.Gemm", generatePlainGemm, /*dynamicDims=*/true},
+    {"onnx.MatMul", generatePlainMatMul, /*dynamicDims=*/true},
 };
 
 } // namespace
@@ -540,8 +624,11 @@ LogicalResult lowerConv(Operation *op, LoweringContext &ctx,
 bool isTransposeAbsorbed(Operation *op) {
   if (op->getName().getStringRef() != "onnx.Transpose")
     return false;
+  // Strides are baked in: a Transpose of sizes known only at run time is a
+  // kernel of its own.
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && type.getRank() >= 2 && op->getResult(0).hasOneUse() &&
+  return type && type.getRank() >= 2 && type.hasStaticShape() &&
+         op->getResult(0).hasOneUse() &&
          isMatMulOperandUse(*op->getResult(0).getUses().begin());
 }
 
@@ -577,7 +664,8 @@ bool isTransposeWrittenByMatMul(Operation *op) {
     return false;
   Value input = op->getOperand(0);
   auto type = dyn_cast<RankedTensorType>(input.getType());
-  if (!type || type.getRank() < 2 || !input.hasOneUse())
+  if (!type || type.getRank() < 2 || !type.hasStaticShape() ||
+      !input.hasOneUse())
     return false;
   Operation *def = input.getDefiningOp();
   if (def && def->getName().getStringRef() == onnx::kFusedElementwiseName) {

@@ -65,23 +65,40 @@ bool useVectorB(const GemmProblem &p, const GemmTile &t) {
   return p.bVector && (p.bRowMajor ? t.bn % 4 == 0 : t.getStepK() % 4 == 0);
 }
 
+/// A size as the heuristics see it: kNominalDim where only the run knows.
+int64_t nominal(Size size) {
+  return size.isStatic() ? size.constant : kNominalDim;
+}
+
 uint64_t countTiles(const GemmProblem &p, const GemmTile &t) {
-  return glsl::ceilDiv(p.m, t.bm) * glsl::ceilDiv(p.n, t.bn) * p.batch;
+  return glsl::ceilDiv(nominal(p.m), t.bm) * glsl::ceilDiv(nominal(p.n), t.bn) *
+         nominal(p.batch);
+}
+
+/// Whether a dimension of `size` may not fill its last tile of `tile`.
+bool needsCheck(Size size, unsigned tile) {
+  return !size.isStatic() || size.constant % tile != 0;
 }
 
 } // namespace
 
+bool isStatic(const GemmProblem &p) {
+  return p.m.isStatic() && p.n.isStatic() && p.k.isStatic() &&
+         p.batch.isStatic();
+}
+
 GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
   GemmTile t;
-  if (p.m <= 8 || p.n <= 8) {
+  int64_t m = nominal(p.m), n = nominal(p.n), batch = nominal(p.batch);
+  if (m <= 8 || n <= 8) {
     // A matrix-vector product (or nearly): the thin side whole in one
     // tile, 64 threads along the other side with up to 4 outputs each.
-    bool thinM = p.m <= p.n;
-    unsigned thin = powerOf2Ceil(std::min(p.m, p.n));
-    int64_t length = thinM ? p.n : p.m;
+    bool thinM = m <= n;
+    unsigned thin = powerOf2Ceil(std::min(m, n));
+    int64_t length = thinM ? n : m;
     unsigned wide = std::min(256u, std::max(thin, powerOf2Ceil(length)));
     // Narrower tiles while that leaves too few workgroups to fill a GPU.
-    while (wide > 64 && glsl::ceilDiv(length, wide) * p.batch < 64)
+    while (wide > 64 && glsl::ceilDiv(length, wide) * batch < 64)
       wide /= 2;
     unsigned per = std::max(1u, wide / 64);
     t = thinM ? GemmTile{thin, wide, 16, thin, per}
@@ -91,10 +108,10 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
     // products (a workgroup of 256, 16 KiB of shared memory for floats),
     // 64 x 64 with 4 x 4 where 128 x 128 leaves too few workgroups, and
     // smaller sides for small dimensions; 16 x 16 threads where possible.
-    unsigned bm = std::min(128u, powerOf2Ceil(p.m));
-    unsigned bn = std::min(128u, powerOf2Ceil(p.n));
+    unsigned bm = std::min(128u, powerOf2Ceil(m));
+    unsigned bn = std::min(128u, powerOf2Ceil(n));
     if (bm == 128 && bn == 128 &&
-        glsl::ceilDiv(p.m, 128) * glsl::ceilDiv(p.n, 128) * p.batch < 64)
+        glsl::ceilDiv(m, 128) * glsl::ceilDiv(n, 128) * batch < 64)
       bm = bn = 64;
     t = {bm, bn, 16, std::clamp(bm / 16, 1u, 8u), std::clamp(bn / 16, 1u, 8u)};
   }
@@ -267,6 +284,7 @@ SmallVector<GemmStoreInput> getStoreInputs(const GemmProblem &p) {
 /// `y`, and defines storeC, which stores the result of accumulator `acc`
 /// at (row, col) of product z. Empty after an error of the epilogue.
 std::string storeDefinitions(const GemmProblem &p, unsigned first) {
+  KernelSizes &sizes = *p.sizes;
   std::string ct = glsl::computeType(p.elementType);
   std::string decls;
   unsigned binding = first;
@@ -279,7 +297,12 @@ std::string storeDefinitions(const GemmProblem &p, unsigned first) {
   std::string value = "v";
   if (p.epilogue) {
     std::string code;
-    value = p.epilogue->write("v", "idx", code);
+    SmallVector<Size> dims = p.resultDims;
+    if (dims.empty())
+      for (int64_t d :
+           cast<RankedTensorType>(p.epilogue->result.getType()).getShape())
+        dims.push_back(d);
+    value = p.epilogue->write("v", "idx", sizes, dims, code);
     if (value.empty())
       return {};
     body += "\n" + code + " ";
@@ -301,21 +324,23 @@ std::string storeDefinitions(const GemmProblem &p, unsigned first) {
 std::string generateReductionKernel(const GemmProblem &p,
                                     const GemmSplit &split, uint32_t wg,
                                     const std::string &store) {
-  int64_t mn = p.m * p.n;
+  // Only products of static sizes split k.
+  int64_t mn = p.m.constant * p.n.constant, batch = p.batch.constant;
   std::string s = glsl::header({wg, 1, 1});
   s += "layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; "
        "} partial;\n";
   s += store;
   s += "void main() {\n";
   s += "  uint i = gl_GlobalInvocationID.x;\n";
-  s += "  if (i >= " + u(mn * p.batch) + ") return;\n";
+  s += "  if (i >= " + u(mn * batch) + ") return;\n";
   s += "  uint z = i / " + u(mn) + ", rc = i % " + u(mn) + ";\n";
   s += p.prologue;
   s += "  uint pi = z * " + u(split.splits * mn) + " + rc;\n";
   s += "  float acc = partial.d[pi];\n";
   s += "  for (uint s = 1u; s < " + u(split.splits) + "; ++s)\n";
   s += "    acc += partial.d[pi + s * " + u(mn) + "];\n";
-  s += "  storeC(rc / " + u(p.n) + ", rc % " + u(p.n) + ", acc);\n";
+  s += "  storeC(rc / " + u(p.n.constant) + ", rc % " + u(p.n.constant) +
+       ", acc);\n";
   s += "}\n";
   return s;
 }
@@ -332,7 +357,7 @@ GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
     else
       t.bn /= 2;
   }
-  uint64_t k = uint64_t(p.k);
+  uint64_t k = uint64_t(nominal(p.k));
   if (uint64_t(t.bm) * t.bn * k > (1u << 18) ||
       (t.bm + t.bn) * k * getComputeBytes(p.elementType) > 256 * 1024)
     return base;
@@ -361,24 +386,31 @@ GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
 GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
                           const gpu::TargetDesc &target) {
   uint64_t tiles = countTiles(p, t);
-  if (glsl::computeType(p.elementType) != "float" || tiles >= 128 || p.k < 128)
+  // The partial sums of a product of run-time sizes would need a run-time
+  // sized scratch tensor and chunk: such products keep k whole.
+  if (!isStatic(p) || glsl::computeType(p.elementType) != "float" ||
+      tiles >= 128 || p.k.constant < 128)
     return {};
+  int64_t pk = p.k.constant;
   // Chunks of at least 32 (two steps of 16: a prefetch overlaps one), as
   // many as make about 1024 workgroups; partial sums must fit a binding.
   uint64_t splits =
-      std::min<uint64_t>(glsl::ceilDiv(1024, tiles), uint64_t(p.k) / 32);
+      std::min<uint64_t>(glsl::ceilDiv(1024, tiles), uint64_t(pk) / 32);
   while (splits > 1 &&
-         splits * p.batch * p.m * p.n * 4 > target.maxStorageBufferRange)
+         splits * p.batch.constant * p.m.constant * p.n.constant * 4 >
+             target.maxStorageBufferRange)
     splits /= 2;
   if (splits < 2)
     return {};
   int64_t chunk =
-      int64_t(glsl::ceilDiv(glsl::ceilDiv(p.k, splits), t.bk)) * t.bk;
-  return {unsigned(glsl::ceilDiv(p.k, chunk)), chunk};
+      int64_t(glsl::ceilDiv(glsl::ceilDiv(pk, splits), t.bk)) * t.bk;
+  return {unsigned(glsl::ceilDiv(pk, chunk)), chunk};
 }
 
 std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
                                const GemmSplit &split) {
+  KernelSizes &sizes = *p.sizes;
+  auto S = [&](Size size) { return sizes.get(size); };
   std::string ct = glsl::computeType(p.elementType);
   bool isSplit = split.splits > 1;
   unsigned threads = t.getNumThreads(), groupThreads = t.getGroupThreads();
@@ -387,8 +419,8 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   unsigned tx = t.bn / t.tn, ty = t.bm / t.tm;
   unsigned strideA = getStrideA(p, t), strideB = getStrideB(p, t);
   // Bounds checks only where a dimension does not divide into tiles.
-  bool checkM = p.m % t.bm != 0, checkN = p.n % t.bn != 0,
-       checkK = p.k % stepK != 0;
+  bool checkM = needsCheck(p.m, t.bm), checkN = needsCheck(p.n, t.bn),
+       checkK = needsCheck(p.k, stepK);
   // Float tiles with 4 x 4 outputs or more per thread read shared memory as
   // vec4s: a thread owns groups of 4 adjacent rows (columns), the groups
   // 4 * ty (4 * tx) apart. Otherwise a thread owns rows ty + i * ty and
@@ -422,13 +454,13 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     check += (check.empty() ? "" : " && ") + cond;
   };
   if (checkM)
-    addCheck(copyA.check, "gr < " + u(p.m));
+    addCheck(copyA.check, "gr < " + S(p.m));
   if (checkK) {
-    addCheck(copyA.check, "gk < " + u(p.k));
-    addCheck(copyB.check, "gk < " + u(p.k));
+    addCheck(copyA.check, "gk < " + S(p.k));
+    addCheck(copyB.check, "gk < " + S(p.k));
   }
   if (checkN)
-    addCheck(copyB.check, "gc < " + u(p.n));
+    addCheck(copyB.check, "gc < " + S(p.n));
 
   std::string s = glsl::header({threads, 1, 1});
   s += p.declarations;
@@ -454,17 +486,19 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   if (isSplit)
     s += "void storeC(uint row, uint col, float acc) { partial.d[pBase + row "
          "* " +
-         u(p.n) + " + col] = acc; }\n";
+         u(p.n.constant) + " + col] = acc; }\n";
   s += "void main() {\n";
   // With a split k, a product's splits are adjacent in z and in the
   // partial sums.
-  std::string kBegin = "0u", kEnd = u(p.k);
+  std::string kBegin = "0u", kEnd = S(p.k);
   if (isSplit) {
     s += "  uint z = gl_WorkGroupID.z / " + u(split.splits) +
          ", split = gl_WorkGroupID.z % " + u(split.splits) + ";\n";
-    s += "  pBase = gl_WorkGroupID.z * " + u(p.m * p.n) + ";\n";
+    s += "  pBase = gl_WorkGroupID.z * " + u(p.m.constant * p.n.constant) +
+         ";\n";
     s += "  uint kBegin = split * " + u(split.chunk) +
-         ", kEnd = min(kBegin + " + u(split.chunk) + ", " + u(p.k) + ");\n";
+         ", kEnd = min(kBegin + " + u(split.chunk) + ", " + u(p.k.constant) +
+         ");\n";
     kBegin = "kBegin";
     kEnd = "kEnd";
   } else {
@@ -493,7 +527,7 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   }
   s += copyA.declare(ct) + copyB.declare(ct);
   // (An empty k, where the result is all zeros, reads nothing.)
-  if (p.k > 0)
+  if (!p.k.isStatic() || p.k.constant > 0)
     s += copyA.load(kBegin, ct) + copyB.load(kBegin, ct);
   s += "  for (uint k0 = " + kBegin + "; k0 < " + kEnd + "; k0 += " + u(stepK) +
        ") {\n";
@@ -572,12 +606,12 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   for (unsigned i = 0; i < t.tm; ++i) {
     s += "  {\n    uint r = row0 + " + rowOf(i) + ";\n";
     if (checkM)
-      s += "    if (r < " + u(p.m) + ") {\n";
+      s += "    if (r < " + S(p.m) + ") {\n";
     for (unsigned j = 0; j < t.tn; ++j) {
       std::string c = acc(i, j);
       std::string col = "col0 + " + colOf(j);
       if (checkN)
-        s += "    if (" + col + " < " + u(p.n) + ") ";
+        s += "    if (" + col + " < " + S(p.n) + ") ";
       else
         s += "    ";
       s += "storeC(r, " + col + ", " + c + ");\n";
@@ -592,19 +626,36 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   return s;
 }
 
+namespace {
+
+/// A kernel of a GEMM and the grid and operands it is dispatched with.
+struct GemmDispatch {
+  KernelSpec spec;
+  std::array<Size, 3> grid;
+  SmallVector<Value> views;
+};
+
+} // namespace
+
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
-                           const GemmProblem &problem, Value a, Value b,
+                           const GemmProblem &original, Value a, Value b,
                            Value result) {
+  GemmProblem problem = original;
+  KernelSizes ownSizes(ctx);
+  if (!problem.sizes)
+    problem.sizes = &ownSizes;
+  KernelSizes &sizes = *problem.sizes;
   if (problem.epilogue)
     result = problem.epilogue->result;
   auto resultType = cast<RankedTensorType>(result.getType());
-  if (failed(checkBindingSize(ctx, resultType)))
+  if (resultType.hasStaticShape() && failed(checkBindingSize(ctx, resultType)))
     return failure();
-  Value y = ctx.allocate(resultType);
+  Value y = ctx.allocate(resultType, problem.resultDims);
   ctx.setResult(result, y);
-  if (problem.m == 0 || problem.n == 0 || problem.batch == 0)
+  auto isZero = [](Size size) { return size.isStatic() && size.constant == 0; };
+  if (isZero(problem.m) || isZero(problem.n) || isZero(problem.batch))
     return success();
-  if (problem.k == 0)
+  if (isZero(problem.k))
     return ctx.emitError() << "has an empty inner dimension, which the GEMM "
                               "kernel does not handle";
   SmallVector<GemmStoreInput> storeInputs = getStoreInputs(problem);
@@ -624,76 +675,108 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   storeViews.push_back(y);
   storeAccesses.push_back(gpu::Access::Write);
 
+  // The kernels are generated first: they share one block of push
+  // constants, complete only once all of them spelled their sizes.
+  SmallVector<GemmDispatch, 3> dispatches;
   GemvShape gemv = chooseGemv(problem, ctx.getTarget());
+  // With m known only at run time, both kernels are dispatched and the
+  // run's m zeroes one grid: at most 4 rows (a decode step) take the
+  // matrix-vector kernel, more (a prefill) the tiled one.
+  bool both = gemv.use && !problem.m.isStatic();
+  Size gemvGate = 1, tiledGate = 1;
+  if (both) {
+    // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
+    tiledGate = ctx.broadcastFactor(ctx.sub(problem.m, 3));
+    gemvGate =
+        ctx.mul(ctx.sub(1, tiledGate), ctx.min(problem.m, Size(int64_t(1))));
+  }
   if (gemv.use) {
     std::string store = storeDefinitions(problem, 2);
     if (store.empty())
       return failure();
-    KernelSpec spec;
-    spec.name = name.str();
-    spec.glsl = generateGemvKernel(problem, gemv, store);
-    spec.bindings = {gpu::Access::Read, gpu::Access::Read};
-    spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-    spec.workgroupSize = {gemv.threads, 1, 1};
-    SmallVector<Value> views = {a, b};
-    views.append(storeViews.begin(), storeViews.end());
-    ctx.dispatch(
-        ctx.getOrCreateKernel(spec),
-        {glsl::ceilDiv(problem.n, gemv.cols), 1, uint64_t(problem.batch)},
-        views);
-    return success();
+    GemmDispatch &d = dispatches.emplace_back();
+    d.spec.name = name.str();
+    d.spec.glsl = generateGemvKernel(problem, gemv, store);
+    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
+    d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+    d.spec.workgroupSize = {gemv.threads, 1, 1};
+    d.views = {a, b};
+    d.views.append(storeViews.begin(), storeViews.end());
+    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(gemv.cols)), gemvGate), 1,
+              problem.batch};
   }
 
-  GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
-  GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
-  // A product whose tiles are small enough stays one dispatch, sharing k
-  // among the threads of a workgroup rather than among workgroups.
-  if (split.splits > 1) {
-    GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
-    if (grouped.kGroups > 1) {
-      tile = grouped;
-      split = {};
+  if (!gemv.use || both) {
+    GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
+    GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
+    // A product whose tiles are small enough stays one dispatch, sharing k
+    // among the threads of a workgroup rather than among workgroups.
+    if (split.splits > 1) {
+      GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
+      if (grouped.kGroups > 1) {
+        tile = grouped;
+        split = {};
+      }
+    }
+    GemmDispatch &d = dispatches.emplace_back();
+    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(tile.bn)), tiledGate),
+              ctx.ceilDiv(problem.m, int64_t(tile.bm)),
+              ctx.mul(problem.batch, int64_t(split.splits))};
+    d.spec.name = name.str();
+    d.spec.glsl = generateGemmKernel(problem, tile, split);
+    if (d.spec.glsl.empty())
+      return failure();
+    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
+    d.spec.workgroupSize = {tile.getNumThreads(), 1, 1};
+    d.views = {a, b};
+    if (split.splits == 1) {
+      d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+      d.views.append(storeViews.begin(), storeViews.end());
+    } else {
+      // Only static products split k (chooseGemmSplit).
+      int64_t partials = problem.batch.constant * split.splits *
+                         problem.m.constant * problem.n.constant;
+      Value partial = ctx.allocate(RankedTensorType::get(
+          {partials}, FloatType::getF32(ctx.getContext())));
+      d.spec.bindings.push_back(gpu::Access::Write);
+      d.views.push_back(partial);
+
+      std::string store = storeDefinitions(problem, 1);
+      if (store.empty())
+        return failure();
+      uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+      GemmDispatch &r = dispatches.emplace_back();
+      r.spec.name = name.str() + "_reduce";
+      r.spec.glsl = generateReductionKernel(problem, split, wg, store);
+      r.spec.bindings = {gpu::Access::Read};
+      r.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+      r.spec.workgroupSize = {wg, 1, 1};
+      r.views = {partial};
+      r.views.append(storeViews.begin(), storeViews.end());
+      r.grid = {
+          int64_t(glsl::ceilDiv(problem.batch.constant * problem.m.constant *
+                                    problem.n.constant,
+                                wg)),
+          1, 1};
     }
   }
-  std::array<uint64_t, 3> grid = {glsl::ceilDiv(problem.n, tile.bn),
-                                  glsl::ceilDiv(problem.m, tile.bm),
-                                  uint64_t(problem.batch) * split.splits};
-  KernelSpec spec;
-  spec.name = name.str();
-  spec.glsl = generateGemmKernel(problem, tile, split);
-  if (spec.glsl.empty())
-    return failure();
-  spec.bindings = {gpu::Access::Read, gpu::Access::Read};
-  spec.workgroupSize = {tile.getNumThreads(), 1, 1};
-  if (split.splits == 1) {
-    spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-    SmallVector<Value> views = {a, b};
-    views.append(storeViews.begin(), storeViews.end());
-    ctx.dispatch(ctx.getOrCreateKernel(spec), grid, views);
-    return success();
+
+  std::string declaration = sizes.declaration();
+  for (GemmDispatch &d : dispatches) {
+    d.spec.glsl.insert(glsl::header(d.spec.workgroupSize).size(), declaration);
+    SmallVector<OpFoldResult> push;
+    sizes.addTo(d.spec, push);
+    KernelRef kernel = ctx.getOrCreateKernel(d.spec);
+    if (sizes.isDynamic() ||
+        !llvm::all_of(d.grid, [](Size size) { return size.isStatic(); })) {
+      ctx.dispatch(kernel, d.grid, d.views, push);
+      continue;
+    }
+    ctx.dispatch(kernel,
+                 {uint64_t(d.grid[0].constant), uint64_t(d.grid[1].constant),
+                  uint64_t(d.grid[2].constant)},
+                 d.views);
   }
-
-  int64_t partials = problem.batch * split.splits * problem.m * problem.n;
-  Value partial = ctx.allocate(
-      RankedTensorType::get({partials}, FloatType::getF32(ctx.getContext())));
-  spec.bindings.push_back(gpu::Access::Write);
-  ctx.dispatch(ctx.getOrCreateKernel(spec), grid, {a, b, partial});
-
-  std::string store = storeDefinitions(problem, 1);
-  if (store.empty())
-    return failure();
-  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
-  KernelSpec reduce;
-  reduce.name = name.str() + "_reduce";
-  reduce.glsl = generateReductionKernel(problem, split, wg, store);
-  reduce.bindings = {gpu::Access::Read};
-  reduce.bindings.append(storeAccesses.begin(), storeAccesses.end());
-  reduce.workgroupSize = {wg, 1, 1};
-  SmallVector<Value> views = {partial};
-  views.append(storeViews.begin(), storeViews.end());
-  ctx.dispatch(ctx.getOrCreateKernel(reduce),
-               {glsl::ceilDiv(problem.batch * problem.m * problem.n, wg), 1, 1},
-               views);
   return success();
 }
 

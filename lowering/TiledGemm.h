@@ -38,6 +38,7 @@
 #pragma once
 
 #include "lowering/KernelGenerator.h"
+#include "lowering/KernelSizes.h"
 
 #include <functional>
 
@@ -79,19 +80,34 @@ struct GemmEpilogue {
   SmallVector<GemmStoreInput> inputs;
   /// Appends to `code` statements that compute the final value from
   /// `value` (an expression of the contraction's compute type), the
-  /// element at flat index `index` (a uint variable) of the result, and
-  /// returns the final value's expression (of the result's compute type);
-  /// empty after reporting an error.
+  /// element at flat index `index` (a uint variable) of the result, whose
+  /// dims are `dims` (sizes spelled through `sizes`), and returns the final
+  /// value's expression (of the result's compute type); empty after
+  /// reporting an error.
   std::function<std::string(StringRef value, StringRef index,
+                            KernelSizes &sizes, ArrayRef<Size> dims,
                             std::string &code)>
       write;
 };
 
 /// A batch of matrix products, with the operands' GLSL.
+///
+/// Any of m, n, k and batch may be known only at run time (a Size holding
+/// an index value of the host program): the GLSL spells sizes through
+/// `sizes` (a literal where static, a push constant `pc.sN` where not), and
+/// all the kernels of one problem share its push constants. Tiles cannot
+/// depend on a run-time size: they are chosen for kNominalDim in its place,
+/// and bounds checks are kept wherever a dimension is dynamic.
 struct GemmProblem {
-  int64_t m = 0, n = 0, k = 0;
+  Size m = 0, n = 0, k = 0;
   /// Products in the batch (gl_WorkGroupID.z).
-  int64_t batch = 1;
+  Size batch = 1;
+  /// Spells the sizes of the GLSL; null for a problem of static sizes
+  /// (dispatchGemm then makes one).
+  KernelSizes *sizes = nullptr;
+  /// The result's dims (of the contraction, and so of a fused epilogue);
+  /// empty where its type is static.
+  SmallVector<Size> resultDims;
   /// The element type of A, B and C; the kernel accumulates in its compute
   /// type (glsl::computeType).
   Type elementType;
@@ -132,6 +148,14 @@ struct GemmProblem {
   /// Applied to `v` before it is stored, if any.
   const GemmEpilogue *epilogue = nullptr;
 };
+
+/// The size tiles are chosen for in place of a dimension known only at
+/// run time: large enough that prefill-sized products get the tiles their
+/// specialized kernels would.
+constexpr int64_t kNominalDim = 256;
+
+/// Whether every size of `problem` is known at compile time.
+bool isStatic(const GemmProblem &problem);
 
 /// The tile that suits `problem` on `target`: large tiles for large
 /// products, thin ones for matrix-vector products, all within the target's
@@ -186,12 +210,17 @@ struct GemvShape {
 
 /// The matrix-vector kernel for `problem` if it suits it: float products of
 /// at most 4 rows, k of 64 or more and a B of 16384 elements or more, on a
-/// target with 64 invocations or more per workgroup. Lanes are halved (not
+/// target with 64 invocations or more per workgroup; a dynamic m counts as
+/// 4 rows (dispatchGemm then also emits the tiled kernel, and the run skips
+/// one of the two), a dynamic n or k as kNominalDim. Lanes are halved (not
 /// below 32 contiguous bytes of a row) until there are 128 workgroups, so
 /// narrow matrices spread over a large GPU.
 GemvShape chooseGemv(const GemmProblem &problem, const gpu::TargetDesc &target);
 /// The matrix-vector kernel: `store` declares the store inputs and the
 /// result from binding 2 on and defines storeC (as for the tiled kernel).
+/// With m known only at run time it has accumulators for 4 rows and skips
+/// those beyond m (a branch on a push constant, uniform across the
+/// workgroup).
 std::string generateGemvKernel(const GemmProblem &problem,
                                const GemvShape &shape,
                                const std::string &store);
@@ -202,6 +231,9 @@ std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
                                const GemmSplit &split = {});
 
 /// Chooses the matrix-vector kernel for a product of few rows (chooseGemv),
+/// both it and the tiled one where m is known only at run time (grids
+/// multiplied by 0 or 1 so that a run of at most 4 rows dispatches only
+/// the former and a longer one only the latter),
 /// else the tile and how k is shared (chooseGemmSplit, then
 /// chooseGemmKGroups for a product it splits), generates the kernels and
 /// dispatches them over the whole batch with `a` and `b` bound first, then the

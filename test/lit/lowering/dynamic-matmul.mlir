@@ -1,0 +1,148 @@
+// RUN: onyx-opt %s --split-input-file --target=lavapipe --lower | FileCheck %s
+// RUN: onyx-opt %s --split-input-file --target=lavapipe --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
+
+// Products whose M, N, K or batch are known only at run time are compiled
+// once: those sizes reach the GEMM kernels as push constants, with bounds
+// checks along the dimensions that are dynamic, while static ones stay
+// literals and keep the specialized kernels' vec4 loads.
+
+// M known only at run time (a linear layer over a sequence): both the
+// matrix-vector kernel and the tiled one are dispatched, their grids
+// multiplied by 1 - large and large, large = min(max(M - 4, 0), 1), so that
+// a run of at most 4 rows (a decode step) runs only the former and a longer
+// one only the latter (a grid with a count of 0 is skipped). An empty M
+// zeroes both.
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x64xf32>, %arg1: tensor<64x256xf32>)
+// CHECK: %[[M:.+]] = gpu.dim %arg0[0]
+// CHECK: %[[Y:.+]] = gpu.alloc(%[[M]]) : !gpu.view<?x256xf32>
+// CHECK: %[[M3:.+]] = gpu.subi %[[M]], %{{.+}}
+// CHECK: %[[M4:.+]] = gpu.subi %[[M3]], %{{.+}}
+// CHECK: %[[MAX:.+]] = gpu.maxi %[[M4]], %{{.+}}
+// CHECK: %[[LARGE:.+]] = gpu.mini %[[MAX]], %{{.+}}
+// CHECK: %[[NONEMPTY:.+]] = gpu.mini %[[M]], %{{.+}}
+// CHECK: %[[SMALL:.+]] = gpu.subi %{{.+}}, %[[LARGE]]
+// CHECK: %[[GEMV:.+]] = gpu.muli %[[SMALL]], %[[NONEMPTY]]
+// CHECK: %[[GX:.+]] = gpu.muli %{{.+}}, %[[GEMV]]
+// CHECK: %[[TX:.+]] = gpu.muli %{{.+}}, %[[LARGE]]
+// CHECK: %[[TY:.+]] = gpu.ceildivi %[[M]], %{{.+}}
+// CHECK: gpu.dispatch @matmul[%[[GX]], 1, 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
+// CHECK: gpu.dispatch @matmul_1[%[[TX]], %[[TY]], 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
+// The matrix-vector kernel has accumulators for 4 rows and skips those
+// beyond M; k and n are literals, B is read as vec4s.
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
+// GLSL-SAME: layout(push_constant) uniform Sizes { uint s0; } pc;
+// GLSL-SAME: for (uint k = kg; k < 64u; k += 128u) {
+// GLSL-SAME: vec4 bv = loadB4(k, col);
+// GLSL-SAME: acc0 += loadA(0u, k) * bv;
+// GLSL-SAME: if (pc.s0 > 1u) {
+// GLSL-SAME: acc1 += loadA(1u, k) * bv;
+// GLSL-SAME: if (pc.s0 > 3u) {
+// GLSL-SAME: storeC(3u, col + 3u, red[lt][3]);
+// The tiled kernel checks rows against M only; A and B stay vec4 loads.
+// GLSL: gpu.kernel @matmul_1(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
+// GLSL-SAME: uniform Sizes { uint s0; } pc;
+// GLSL-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 64u + k) / 4u]; }
+// GLSL-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + k * 256u + col) / 4u]; }
+// GLSL-SAME: av0 = (gr < pc.s0) ? loadA4(gr, gk) : vec4(0);
+// GLSL-SAME: bv0 = loadB4(gk, gc);
+// GLSL-SAME: for (uint k0 = 0u; k0 < 64u; k0 += 16u) {
+// GLSL-SAME: if (r < pc.s0) {
+func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
+// K known only at run time: A's and B's must agree when the function runs
+// (gpu.assert, an error of the run at the op otherwise); the tiled kernel
+// loops to it and checks it, and A, whose rows it strides, is read one
+// element at a time. B's batch of 1 lets A's batch stack into its rows.
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x8x?xf32>, %arg1: tensor<1x?x32xf32>)
+// CHECK-DAG: %[[K:.+]] = gpu.dim %arg0[2]
+// CHECK-DAG: %[[KB:.+]] = gpu.dim %arg1[1]
+// CHECK: %[[EQ:.+]] = gpu.eqi %[[K]], %[[KB]]
+// CHECK: gpu.assert %[[EQ]], %[[K]], %[[KB]] {message = "has inner dimensions {0} and {1} at run time, which differ"}
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32)
+// GLSL-SAME: layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; } a;
+// GLSL-SAME: layout(set = 0, binding = 1, std430) readonly buffer B1 { vec4 d[]; } b;
+// GLSL-SAME: float loadA(uint row, uint k) { return a.d[aBase + row * pc.s0 + k]; }
+// GLSL-SAME: av0 = (gr < pc.s1 && gk < pc.s2) ? loadA(gr, gk) : float(0);
+// GLSL-SAME: for (uint k0 = 0u; k0 < pc.s2; k0 += 16u) {
+func.func @main(%a: tensor<?x8x?xf32>, %b: tensor<1x?x32xf32>) -> tensor<?x8x32xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x8x?xf32>, tensor<1x?x32xf32>) -> tensor<?x8x32xf32>
+  return %0 : tensor<?x8x32xf32>
+}
+
+// -----
+
+// Batches known only at run time broadcast: the result's is computed and
+// checked by gpu.assert, and an operand's batch stride is multiplied by
+// min(max(batch - 1, 0), 1) on the host, 0 where its batch is 1.
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x16x8xf32>, %arg1: tensor<?x8x32xf32>)
+// CHECK-DAG: %[[BA:.+]] = gpu.dim %arg0[0]
+// CHECK-DAG: %[[BB:.+]] = gpu.dim %arg1[0]
+// CHECK: gpu.assert %{{.+}}, %[[BA]], %[[BB]] {message = "has batch dimensions {0} and {1} at run time, which do not broadcast"}
+// CHECK: %[[BATCH:.+]] = gpu.select %{{.+}}, %[[BB]], %[[BA]]
+// CHECK: gpu.alloc(%[[BATCH]]) : !gpu.view<?x16x32xf32>
+// CHECK: gpu.dispatch @matmul[1, 1, %[[BATCH]]]
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32) glsl(
+// GLSL-SAME: yBase = z * 512u;
+// GLSL-SAME: uint bz0 = (z) / 1u;
+// GLSL-SAME: aBase = (bz0 * pc.s0) * 128u;
+// GLSL-SAME: bBase = (bz0 * pc.s1) * 256u;
+func.func @main(%a: tensor<?x16x8xf32>, %b: tensor<?x8x32xf32>) -> tensor<?x16x32xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x16x8xf32>, tensor<?x8x32xf32>) -> tensor<?x16x32xf32>
+  return %0 : tensor<?x16x32xf32>
+}
+
+// -----
+
+// Attention's products at a past length known only at run time: Q K^T has
+// N dynamic, P V has k dynamic; a decode step (M = 1 here) is one
+// matrix-vector dispatch each, with no tiled kernel.
+// CHECK-LABEL: func.func @main(%arg0: tensor<1x2x1x64xf32>, %arg1: tensor<1x2x64x?xf32>, %arg2: tensor<1x2x?x64xf32>)
+// CHECK: gpu.dispatch @matmul[%{{.+}}, 1, 2]
+// CHECK: gpu.dispatch @matmul_1[8, 1, 2]
+// CHECK-NOT: gpu.dispatch
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write)
+// GLSL-SAME: bool inside = col < pc.s{{[0-9]}};
+// GLSL: gpu.kernel @matmul_1(read, read, write)
+// GLSL-SAME: for (uint k = kg; k < pc.s{{[0-9]}}; k += {{[0-9]+}}u) {
+func.func @main(%q: tensor<1x2x1x64xf32>, %kt: tensor<1x2x64x?xf32>, %v: tensor<1x2x?x64xf32>) -> tensor<1x2x1x64xf32> {
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x1x64xf32>, tensor<1x2x64x?xf32>) -> tensor<1x2x1x?xf32>
+  %o = "onnx.MatMul"(%s, %v) : (tensor<1x2x1x?xf32>, tensor<1x2x?x64xf32>) -> tensor<1x2x1x64xf32>
+  return %o : tensor<1x2x1x64xf32>
+}
+
+// -----
+
+// Gemm (transB: a weight [n, k]) with M known only at run time, C
+// broadcast along it and a fused Relu, in both kernels.
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x64xf32>
+// CHECK: gpu.dispatch @gemm[{{.+}}) push(
+// CHECK: gpu.dispatch @gemm_1[{{.+}}) push(
+// GLSL-LABEL: gpu.kernel @gemm(read, read, read, write)
+// GLSL-SAME: float v = uintBitsToFloat(0x3f000000u) * acc + (cIn.d[o1]);
+// GLSL-SAME: (v) > 0) ? (v) : 0)
+// GLSL-SAME: uint lane = lt % 32u, c = lt / 32u;
+// GLSL: gpu.kernel @gemm_1(read, read, read, write)
+// GLSL-SAME: (v) > 0) ? (v) : 0)
+func.func @main(%x: tensor<?x64xf32>, %w: tensor<256x64xf32>, %c: tensor<256xf32>) -> tensor<?x256xf32> {
+  %y = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64, alpha = 0.5 : f32} : (tensor<?x64xf32>, tensor<256x64xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+  %r = "onnx.Relu"(%y) : (tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %r : tensor<?x256xf32>
+}
+
+// -----
+
+// Known sizes keep the specialized kernel: no push constants, no checks.
+// CHECK-LABEL: func.func @main(%arg0: tensor<8x64xf32>
+// CHECK: gpu.dispatch @matmul[4, 1, 1]
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1) glsl(
+// GLSL-NOT: pc.s
+// GLSL: func.func
+func.func @main(%a: tensor<8x64xf32>, %b: tensor<64x256xf32>) -> tensor<8x256xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<8x64xf32>, tensor<64x256xf32>) -> tensor<8x256xf32>
+  return %0 : tensor<8x256xf32>
+}
