@@ -461,7 +461,7 @@ static LogicalResult lowerFusedContraction(Operation *op,
     for (auto [i, arg] : llvm::enumerate(args)) {
       auto type = cast<RankedTensorType>(arg.getType());
       SmallVector<Size> dims = ctx.getDims(arg);
-      if (dims.empty())
+      if (dims.empty() && type.getRank() != 0)
         return {};
       bool same =
           dims.size() == resultDims.size() &&

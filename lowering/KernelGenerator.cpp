@@ -131,6 +131,23 @@ Size LoweringContext::ceilDiv(Size a, Size b) {
                                   toValue(builder, getLoc(), b));
 }
 
+Size LoweringContext::floorDiv(Size a, Size b) {
+  if (a.isStatic() && b.isStatic())
+    return a.constant / b.constant;
+  if (b.isStatic() && b.constant == 1)
+    return a;
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.floordivi",
+                                  toValue(builder, getLoc(), a),
+                                  toValue(builder, getLoc(), b));
+}
+
+Size LoweringContext::atLeast(Size a, int64_t floor) {
+  if (a.isStatic())
+    return std::max(a.constant, floor);
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.maxi", a.value,
+                                  toValue(builder, getLoc(), Size(floor)));
+}
+
 Size LoweringContext::max(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return std::max(a.constant, b.constant);
@@ -224,6 +241,8 @@ std::optional<SmallVector<Size>> LoweringContext::getShapeValue(Value value) {
     elements = std::move(*result);
   }
   return shapeValues[value] = elements;
+}
+
 Size LoweringContext::min(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return std::min(a.constant, b.constant);
@@ -267,8 +286,6 @@ Size LoweringContext::broadcast(Size a, Size b, StringRef message) {
   if (b.isStatic())
     return b;
   return select(aOne, b, a);
-}
-
 }
 
 Size LoweringContext::broadcastFactor(Size dim) {

@@ -108,6 +108,7 @@ public:
   /// ops of the gpu dialect at the op being lowered.
   Size mul(Size a, Size b);
   Size ceilDiv(Size a, Size b);
+  Size floorDiv(Size a, Size b);
   Size max(Size a, Size b);
   /// Host op `name` of the integer table (dialect/gpu/HostOps.h: "gpu.addi",
   /// "gpu.lti", ...), folded where both are constants and the op does not
@@ -130,6 +131,9 @@ public:
   /// Whether getShapeValue computed `value` already.
   bool hasShapeValue(Value value) const { return shapeValues.count(value); }
 
+  /// max(a, floor) for any a (max above treats a constant 0 or 1 as the
+  /// side that broadcasts).
+  Size atLeast(Size a, int64_t floor);
   Size min(Size a, Size b);
   Size sub(Size a, Size b);
   /// `a`, which must equal `b` when the function runs (two operands'

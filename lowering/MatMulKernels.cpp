@@ -573,8 +573,9 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
   std::string ct = glsl::computeType(et);
   p.outputIndex = "row * " + sizes.get(p.n) + " + col";
   if (useC) {
+    auto cType = cast<RankedTensorType>(op->getOperand(2).getType());
     SmallVector<Size> cDims = ctx.getDims(op->getOperand(2));
-    if (cDims.empty())
+    if (cDims.empty() && cType.getRank() != 0)
       return failure();
     // C broadcasts to the result; a size only the run knows is checked then.
     for (size_t d = 0; d < cDims.size(); ++d)

@@ -324,23 +324,24 @@ std::string storeDefinitions(const GemmProblem &p, unsigned first) {
 std::string generateReductionKernel(const GemmProblem &p,
                                     const GemmSplit &split, uint32_t wg,
                                     const std::string &store) {
-  // Only products of static sizes split k.
-  int64_t mn = p.m.constant * p.n.constant, batch = p.batch.constant;
+  KernelSizes &sizes = *p.sizes;
+  LoweringContext &ctx = sizes.getContext();
+  auto S = [&](Size size) { return sizes.get(size); };
+  Size mn = ctx.mul(p.m, p.n);
   std::string s = glsl::header({wg, 1, 1});
   s += "layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; "
        "} partial;\n";
   s += store;
   s += "void main() {\n";
   s += "  uint i = gl_GlobalInvocationID.x;\n";
-  s += "  if (i >= " + u(mn * batch) + ") return;\n";
-  s += "  uint z = i / " + u(mn) + ", rc = i % " + u(mn) + ";\n";
+  s += "  if (i >= " + S(ctx.mul(mn, p.batch)) + ") return;\n";
+  s += "  uint z = i / " + S(mn) + ", rc = i % " + S(mn) + ";\n";
   s += p.prologue;
-  s += "  uint pi = z * " + u(split.splits * mn) + " + rc;\n";
+  s += "  uint pi = z * " + S(ctx.mul(split.splits, mn)) + " + rc;\n";
   s += "  float acc = partial.d[pi];\n";
-  s += "  for (uint s = 1u; s < " + u(split.splits) + "; ++s)\n";
-  s += "    acc += partial.d[pi + s * " + u(mn) + "];\n";
-  s += "  storeC(rc / " + u(p.n.constant) + ", rc % " + u(p.n.constant) +
-       ", acc);\n";
+  s += "  for (uint s = 1u; s < " + S(split.splits) + "; ++s)\n";
+  s += "    acc += partial.d[pi + s * " + S(mn) + "];\n";
+  s += "  storeC(rc / " + S(p.n) + ", rc % " + S(p.n) + ", acc);\n";
   s += "}\n";
   return s;
 }
@@ -404,7 +405,31 @@ GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
     return {};
   int64_t chunk =
       int64_t(glsl::ceilDiv(glsl::ceilDiv(pk, splits), t.bk)) * t.bk;
-  return {unsigned(glsl::ceilDiv(pk, chunk)), chunk};
+  return {int64_t(glsl::ceilDiv(pk, chunk)), chunk};
+}
+
+GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
+                                 const GemmTile &t) {
+  if (isStatic(p) || glsl::computeType(p.elementType) != "float" ||
+      (p.k.isStatic() && p.k.constant < 128))
+    return {};
+  // chooseGemmSplit's rule on the host, for the run's sizes.
+  // (An empty product, whose grids are empty, still evaluates this.)
+  Size tiles = ctx.atLeast(ctx.mul(ctx.mul(ctx.ceilDiv(p.n, int64_t(t.bn)),
+                                           ctx.ceilDiv(p.m, int64_t(t.bm))),
+                                   p.batch),
+                           1);
+  Size splits =
+      ctx.atLeast(ctx.min(ctx.ceilDiv(1024, tiles), ctx.floorDiv(p.k, 32)), 1);
+  Size chunk = ctx.mul(ctx.ceilDiv(ctx.ceilDiv(p.k, splits), int64_t(t.bk)),
+                       int64_t(t.bk));
+  GemmSplit split;
+  split.splits = ctx.ceilDiv(p.k, chunk);
+  split.chunk = chunk;
+  // Fewer than 128 tiles (tiles - 126 >= 2) and at least 2 splits.
+  split.gate = ctx.mul(ctx.sub(1, ctx.broadcastFactor(ctx.sub(tiles, 126))),
+                       ctx.broadcastFactor(split.splits));
+  return split;
 }
 
 std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
@@ -412,7 +437,7 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   KernelSizes &sizes = *p.sizes;
   auto S = [&](Size size) { return sizes.get(size); };
   std::string ct = glsl::computeType(p.elementType);
-  bool isSplit = split.splits > 1;
+  bool isSplit = split.isSplit();
   unsigned threads = t.getNumThreads(), groupThreads = t.getGroupThreads();
   bool grouped = t.kGroups > 1;
   unsigned stepK = t.getStepK();
@@ -486,19 +511,18 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   if (isSplit)
     s += "void storeC(uint row, uint col, float acc) { partial.d[pBase + row "
          "* " +
-         u(p.n.constant) + " + col] = acc; }\n";
+         S(p.n) + " + col] = acc; }\n";
   s += "void main() {\n";
   // With a split k, a product's splits are adjacent in z and in the
   // partial sums.
   std::string kBegin = "0u", kEnd = S(p.k);
   if (isSplit) {
-    s += "  uint z = gl_WorkGroupID.z / " + u(split.splits) +
-         ", split = gl_WorkGroupID.z % " + u(split.splits) + ";\n";
-    s += "  pBase = gl_WorkGroupID.z * " + u(p.m.constant * p.n.constant) +
+    s += "  uint z = gl_WorkGroupID.z / " + S(split.splits) +
+         ", split = gl_WorkGroupID.z % " + S(split.splits) + ";\n";
+    s += "  pBase = gl_WorkGroupID.z * " + S(sizes.getContext().mul(p.m, p.n)) +
          ";\n";
-    s += "  uint kBegin = split * " + u(split.chunk) +
-         ", kEnd = min(kBegin + " + u(split.chunk) + ", " + u(p.k.constant) +
-         ");\n";
+    s += "  uint kBegin = split * " + S(split.chunk) +
+         ", kEnd = min(kBegin + " + S(split.chunk) + ", " + S(p.k) + ");\n";
     kBegin = "kBegin";
     kEnd = "kEnd";
   } else {
@@ -677,7 +701,7 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
 
   // The kernels are generated first: they share one block of push
   // constants, complete only once all of them spelled their sizes.
-  SmallVector<GemmDispatch, 3> dispatches;
+  SmallVector<GemmDispatch, 4> dispatches;
   GemvShape gemv = chooseGemv(problem, ctx.getTarget());
   // With m known only at run time, both kernels are dispatched and the
   // run's m zeroes one grid: at most 4 rows (a decode step) take the
@@ -706,22 +730,14 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
               problem.batch};
   }
 
-  if (!gemv.use || both) {
-    GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
-    GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
-    // A product whose tiles are small enough stays one dispatch, sharing k
-    // among the threads of a workgroup rather than among workgroups.
-    if (split.splits > 1) {
-      GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
-      if (grouped.kGroups > 1) {
-        tile = grouped;
-        split = {};
-      }
-    }
-    GemmDispatch &d = dispatches.emplace_back();
-    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(tile.bn)), tiledGate),
+  // The tiled kernel with k split (and the kernel adding the partial sums)
+  // or whole; `gate` multiplies the grids.
+  auto addTiled = [&](const GemmTile &tile, const GemmSplit &split,
+                      Size gate) -> LogicalResult {
+    GemmDispatch d;
+    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(tile.bn)), gate),
               ctx.ceilDiv(problem.m, int64_t(tile.bm)),
-              ctx.mul(problem.batch, int64_t(split.splits))};
+              ctx.mul(problem.batch, split.splits)};
     d.spec.name = name.str();
     d.spec.glsl = generateGemmKernel(problem, tile, split);
     if (d.spec.glsl.empty())
@@ -729,35 +745,77 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
     d.spec.workgroupSize = {tile.getNumThreads(), 1, 1};
     d.views = {a, b};
-    if (split.splits == 1) {
+    if (!split.isSplit()) {
       d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
       d.views.append(storeViews.begin(), storeViews.end());
+      dispatches.push_back(std::move(d));
+      return success();
+    }
+    // Partial sums [batch, splits, m, n]; none (one element) in runs that
+    // do not split.
+    Size partials = ctx.mul(ctx.mul(problem.batch, split.splits),
+                            ctx.mul(problem.m, problem.n));
+    auto f32 = FloatType::getF32(ctx.getContext());
+    Value partial;
+    if (partials.isStatic() && gate.isStatic()) {
+      partial = ctx.allocate(RankedTensorType::get({partials.constant}, f32));
     } else {
-      // Only static products split k (chooseGemmSplit).
-      int64_t partials = problem.batch.constant * split.splits *
-                         problem.m.constant * problem.n.constant;
-      Value partial = ctx.allocate(RankedTensorType::get(
-          {partials}, FloatType::getF32(ctx.getContext())));
-      d.spec.bindings.push_back(gpu::Access::Write);
-      d.views.push_back(partial);
+      partials = ctx.atLeast(ctx.mul(partials, gate), 1);
+      partial = ctx.allocate(RankedTensorType::get({ShapedType::kDynamic}, f32),
+                             {partials});
+    }
+    d.spec.bindings.push_back(gpu::Access::Write);
+    d.views.push_back(partial);
+    dispatches.push_back(std::move(d));
 
-      std::string store = storeDefinitions(problem, 1);
-      if (store.empty())
+    std::string store = storeDefinitions(problem, 1);
+    if (store.empty())
+      return failure();
+    uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+    GemmDispatch r;
+    r.spec.name = name.str() + "_reduce";
+    r.spec.glsl = generateReductionKernel(problem, split, wg, store);
+    r.spec.bindings = {gpu::Access::Read};
+    r.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+    r.spec.workgroupSize = {wg, 1, 1};
+    r.views = {partial};
+    r.views.append(storeViews.begin(), storeViews.end());
+    r.grid = {ctx.mul(ctx.ceilDiv(
+                          ctx.mul(problem.batch, ctx.mul(problem.m, problem.n)),
+                          int64_t(wg)),
+                      gate),
+              1, 1};
+    dispatches.push_back(std::move(r));
+    return success();
+  };
+
+  if (!gemv.use || both) {
+    GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
+    if (isStatic(problem)) {
+      GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
+      // A product whose tiles are small enough stays one dispatch, sharing
+      // k among the threads of a workgroup rather than among workgroups.
+      if (split.isSplit()) {
+        GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
+        if (grouped.kGroups > 1) {
+          tile = grouped;
+          split = {};
+        }
+      }
+      if (failed(addTiled(tile, split, tiledGate)))
         return failure();
-      uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
-      GemmDispatch &r = dispatches.emplace_back();
-      r.spec.name = name.str() + "_reduce";
-      r.spec.glsl = generateReductionKernel(problem, split, wg, store);
-      r.spec.bindings = {gpu::Access::Read};
-      r.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-      r.spec.workgroupSize = {wg, 1, 1};
-      r.views = {partial};
-      r.views.append(storeViews.begin(), storeViews.end());
-      r.grid = {
-          int64_t(glsl::ceilDiv(problem.batch.constant * problem.m.constant *
-                                    problem.n.constant,
-                                wg)),
-          1, 1};
+    } else {
+      // The run decides whether k is split, by chooseGemmSplit's rule: both
+      // forms are dispatched, one of them with empty grids.
+      GemmSplit split = chooseDynamicGemmSplit(ctx, problem, tile);
+      Size whole = tiledGate;
+      if (split.isSplit()) {
+        if (failed(addTiled(tile, split, ctx.mul(tiledGate, split.gate))))
+          return failure();
+        whole = ctx.mul(tiledGate, ctx.sub(1, split.gate));
+      }
+      if (failed(addTiled(tile, {}, whole)))
+        return failure();
     }
   }
 

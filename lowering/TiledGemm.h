@@ -184,8 +184,13 @@ GemmTile chooseGemmKGroups(const GemmProblem &problem, const GemmTile &tile,
 /// each output in a fixed order (so results do not depend on scheduling)
 /// and stores the result. One split is the plain kernel.
 struct GemmSplit {
-  unsigned splits = 1;
-  int64_t chunk = 0;
+  Size splits = 1;
+  Size chunk = 0;
+  /// For a split of run-time sizes: 1 where the run splits k, else 0 (the
+  /// unsplit kernel runs instead).
+  Size gate = 1;
+
+  bool isSplit() const { return !splits.isStatic() || splits.constant > 1; }
 };
 
 /// The split of k for `problem` blocked by `tile` on `target`: float
@@ -194,6 +199,15 @@ struct GemmSplit {
 /// of at least 32 so that about 1024 workgroups run.
 GemmSplit chooseGemmSplit(const GemmProblem &problem, const GemmTile &tile,
                           const gpu::TargetDesc &target);
+
+/// The same rule for a product of sizes known only at run time (not for
+/// static ones), computed on the host: the kernel reads the splits and the
+/// chunk as push constants, and `gate` says whether the run splits at all.
+/// No split where k is static and below 128 or the compute type is not
+/// float.
+GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx,
+                                 const GemmProblem &problem,
+                                 const GemmTile &tile);
 
 /// How a product with few rows runs as one matrix-vector kernel (Gemv.cpp)
 /// instead of the tiled one: each workgroup of `threads` owns `cols` output

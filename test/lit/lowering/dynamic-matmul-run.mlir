@@ -30,14 +30,14 @@
 // RUN: not onyx-run %t/batched.mlir --input-set='@%t/a2.npy;@%t/b3.npy;@%t/w2.npy;@%t/bias.npy' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BROADCAST
 
-// RUN: %python %S/Inputs/make_npy.py %t/x1.npy 12 1 64
-// RUN: %python %S/Inputs/make_npy.py %t/x3.npy 13 3 64
-// RUN: %python %S/Inputs/make_npy.py %t/x7.npy 14 7 64
-// RUN: %python %S/Inputs/make_npy.py %t/x128.npy 15 128 64
-// RUN: %python %S/Inputs/make_npy.py %t/lw.npy 24 96 64
+// RUN: %python %S/Inputs/make_npy.py %t/x1.npy 12 1 256
+// RUN: %python %S/Inputs/make_npy.py %t/x3.npy 13 3 256
+// RUN: %python %S/Inputs/make_npy.py %t/x7.npy 14 7 256
+// RUN: %python %S/Inputs/make_npy.py %t/x128.npy 15 128 256
+// RUN: %python %S/Inputs/make_npy.py %t/lw.npy 24 96 256
 // RUN: %python %S/Inputs/make_npy.py %t/lc.npy 25 96
-// RUN: %python %S/Inputs/make_npy.py %t/lw2.npy 26 64 128
-// RUN: onyx-run %t/linear.mlir --validate --check \
+// RUN: %python %S/Inputs/make_npy.py %t/lw2.npy 26 256 128
+// RUN: onyx-run %t/linear.mlir --validate --check --atol=1e-5 \
 // RUN:   --input-set='@%t/x128.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
 // RUN:   --input-set='@%t/x1.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
 // RUN:   --input-set='@%t/x7.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
@@ -56,7 +56,34 @@
 // RUN:   --input-set='@%t/q1.npy;@%t/k1.npy;@%t/v1.npy' \
 // RUN:   --input-set='@%t/q1.npy;@%t/k2.npy;@%t/v2.npy' | FileCheck %s --check-prefix=ATTENTION
 
-// BATCHED: compile: {{[0-9.]+}} ms (3 kernels compiled), load: {{[0-9.]+}} ms (3 pipelines created)
+// k split among workgroups where the run's product has fewer than 128
+// tiles (partial sums, then a kernel adding them), whole where it has more,
+// decided on the host: a linear layer at M of 300, 1 and 7 and batches of
+// 2 (split) and 200 (whole) products of 8 x 128 x 8.
+// RUN: %python %S/Inputs/make_npy.py %t/sx300.npy 27 300 256
+// RUN: %python %S/Inputs/make_npy.py %t/sw.npy 28 256 192
+// RUN: %python %S/Inputs/make_npy.py %t/sc.npy 29 192
+// RUN: %python %S/Inputs/make_npy.py %t/ba2.npy 30 2 8 128
+// RUN: %python %S/Inputs/make_npy.py %t/bb2.npy 31 2 128 8
+// RUN: %python %S/Inputs/make_npy.py %t/ba200.npy 32 200 8 128
+// RUN: %python %S/Inputs/make_npy.py %t/bb200.npy 33 200 128 8
+// RUN: onyx-run %t/split.mlir --validate --check --atol=1e-5 --profile \
+// RUN:   --input-set='@%t/sx300.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba2.npy;@%t/bb2.npy' \
+// RUN:   --input-set='@%t/x1.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba200.npy;@%t/bb200.npy' \
+// RUN:   --input-set='@%t/x7.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba2.npy;@%t/bb2.npy' \
+// RUN:   | FileCheck %s --check-prefix=SPLIT
+
+// SPLIT: input set 0: run
+// SPLIT: output 0 vs ref: {{.*}}: PASS
+// SPLIT-NEXT: output 1 vs ref: {{.*}}: PASS
+// SPLIT: input set 1: run
+// SPLIT: output 0 vs ref: {{.*}}: PASS
+// SPLIT-NEXT: output 1 vs ref: {{.*}}: PASS
+// SPLIT: input set 2: run
+// SPLIT: output 0 vs ref: {{.*}}: PASS
+// SPLIT-NEXT: output 1 vs ref: {{.*}}: PASS
+
+// BATCHED: compile: {{[0-9.]+}} ms (7 kernels compiled), load: {{[0-9.]+}} ms (7 pipelines created)
 // BATCHED: input set 0: run {{.*}}, 0 kernels compiled, 0 pipelines created
 // BATCHED-NEXT: output 0: tensor<3x128x40xf32>
 // BATCHED-NEXT: output 1: tensor<3x128x8xf32>
@@ -74,7 +101,7 @@
 // BATCHED-NEXT: output 1 vs ref: {{.*}}: PASS
 // BATCHED: input set 3: run {{.*}} (recording reused), 0 kernels compiled, 0 pipelines created
 // BATCHED: output 1 vs ref: {{.*}}: PASS
-// BATCHED: work: 3 kernels compiled, 3 pipelines created, 3 recordings made ({{[0-9]+}} us), 1 reused
+// BATCHED: work: 7 kernels compiled, 7 pipelines created, 3 recordings made ({{[0-9]+}} us), 1 reused
 
 // INNER: batched.mlir:2:8: error: 'gpu.assert' op has inner dimensions 5 and 8 at run time, which differ
 // BROADCAST: error: 'gpu.assert' op has batch dimensions 2 and 3 at run time, which do not broadcast
@@ -111,9 +138,9 @@ func.func @main(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %w: tensor<?x8xf32
 //--- linear.mlir
 // A linear layer (Gemm with transB and a bias) and a MatMul by a weight of
 // static k: vec4 loads as in the specialized kernels.
-func.func @main(%x: tensor<?x64xf32>, %w: tensor<96x64xf32>, %c: tensor<96xf32>, %w2: tensor<64x128xf32>) -> (tensor<?x96xf32>, tensor<?x128xf32>) {
-  %y = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64, alpha = 0.5 : f32} : (tensor<?x64xf32>, tensor<96x64xf32>, tensor<96xf32>) -> tensor<?x96xf32>
-  %z = "onnx.MatMul"(%x, %w2) : (tensor<?x64xf32>, tensor<64x128xf32>) -> tensor<?x128xf32>
+func.func @main(%x: tensor<?x256xf32>, %w: tensor<96x256xf32>, %c: tensor<96xf32>, %w2: tensor<256x128xf32>) -> (tensor<?x96xf32>, tensor<?x128xf32>) {
+  %y = "onnx.Gemm"(%x, %w, %c) {transB = 1 : si64, alpha = 0.5 : f32} : (tensor<?x256xf32>, tensor<96x256xf32>, tensor<96xf32>) -> tensor<?x96xf32>
+  %z = "onnx.MatMul"(%x, %w2) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
   return %y, %z : tensor<?x96xf32>, tensor<?x128xf32>
 }
 
@@ -122,4 +149,12 @@ func.func @main(%q: tensor<1x2x?x64xf32>, %kt: tensor<1x2x64x?xf32>, %v: tensor<
   %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x?x64xf32>, tensor<1x2x64x?xf32>) -> tensor<1x2x?x?xf32>
   %o = "onnx.MatMul"(%s, %v) : (tensor<1x2x?x?xf32>, tensor<1x2x?x64xf32>) -> tensor<1x2x?x64xf32>
   return %s, %o : tensor<1x2x?x?xf32>, tensor<1x2x?x64xf32>
+}
+
+//--- split.mlir
+func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x192xf32>, %c: tensor<192xf32>, %a: tensor<?x8x128xf32>, %b: tensor<?x128x8xf32>) -> (tensor<?x192xf32>, tensor<?x8x8xf32>) {
+  %0 = "onnx.MatMul"(%x, %w) : (tensor<?x256xf32>, tensor<256x192xf32>) -> tensor<?x192xf32>
+  %1 = "onnx.Add"(%0, %c) : (tensor<?x192xf32>, tensor<192xf32>) -> tensor<?x192xf32>
+  %2 = "onnx.MatMul"(%a, %b) : (tensor<?x8x128xf32>, tensor<?x128x8xf32>) -> tensor<?x8x8xf32>
+  return %1, %2 : tensor<?x192xf32>, tensor<?x8x8xf32>
 }

@@ -55,20 +55,34 @@ func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf3
 // -----
 
 // K known only at run time: A's and B's must agree when the function runs
-// (gpu.assert, an error of the run at the op otherwise); the tiled kernel
-// loops to it and checks it, and A, whose rows it strides, is read one
-// element at a time. B's batch of 1 lets A's batch stack into its rows.
+// (gpu.assert, an error of the run at the op otherwise); the kernels loop to
+// it and check it, and A, whose rows it strides, is read one element at a
+// time. B's batch of 1 lets A's batch stack into its rows. Whether k is
+// split among workgroups depends on the run's sizes (chooseGemmSplit's rule
+// on the host: fewer than 128 tiles, at least 2 chunks of 32): the split
+// kernel and the one adding its partial sums, and the whole-k kernel, are
+// all dispatched, with grids multiplied by the split's gate and by 1 minus
+// it.
 // CHECK-LABEL: func.func @main(%arg0: tensor<?x8x?xf32>, %arg1: tensor<1x?x32xf32>)
 // CHECK-DAG: %[[K:.+]] = gpu.dim %arg0[2]
 // CHECK-DAG: %[[KB:.+]] = gpu.dim %arg1[1]
 // CHECK: %[[EQ:.+]] = gpu.eqi %[[K]], %[[KB]]
 // CHECK: gpu.assert %[[EQ]], %[[K]], %[[KB]] {message = "has inner dimensions {0} and {1} at run time, which differ"}
-// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32)
+// CHECK: %[[PARTIALS:.+]] = gpu.alloc(%{{.+}}) : !gpu.view<?xf32>
+// CHECK: gpu.dispatch @matmul[{{.+}}](%{{.+}}, %{{.+}}, %[[PARTIALS]])
+// CHECK: gpu.dispatch @matmul_reduce[{{.+}}](%[[PARTIALS]], %{{.+}})
+// CHECK: gpu.dispatch @matmul_1[
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32, ui32, ui32, ui32, ui32)
 // GLSL-SAME: layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; } a;
 // GLSL-SAME: layout(set = 0, binding = 1, std430) readonly buffer B1 { vec4 d[]; } b;
 // GLSL-SAME: float loadA(uint row, uint k) { return a.d[aBase + row * pc.s0 + k]; }
-// GLSL-SAME: av0 = (gr < pc.s1 && gk < pc.s2) ? loadA(gr, gk) : float(0);
-// GLSL-SAME: for (uint k0 = 0u; k0 < pc.s2; k0 += 16u) {
+// GLSL-SAME: uint z = gl_WorkGroupID.z / pc.s2, split = gl_WorkGroupID.z % pc.s2;
+// GLSL-SAME: uint kBegin = split * pc.s4, kEnd = min(kBegin + pc.s4, pc.s0);
+// GLSL-SAME: av0 = (gr < pc.s1 && gk < pc.s0) ? loadA(gr, gk) : float(0);
+// GLSL: gpu.kernel @matmul_reduce(read, write)
+// GLSL-SAME: for (uint s = 1u; s < pc.s2; ++s)
+// GLSL: gpu.kernel @matmul_1(read, read, write)
+// GLSL-SAME: for (uint k0 = 0u; k0 < pc.s0; k0 += 16u) {
 func.func @main(%a: tensor<?x8x?xf32>, %b: tensor<1x?x32xf32>) -> tensor<?x8x32xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<?x8x?xf32>, tensor<1x?x32xf32>) -> tensor<?x8x32xf32>
   return %0 : tensor<?x8x32xf32>
