@@ -271,8 +271,9 @@ Type getResultElementType(const GemmProblem &p) {
   return cast<RankedTensorType>(p.epilogue->result.getType()).getElementType();
 }
 
-/// The buffers storeC reads, in binding order.
-SmallVector<GemmStoreInput> getStoreInputs(const GemmProblem &p) {
+} // namespace
+
+SmallVector<GemmStoreInput> getGemmStoreInputs(const GemmProblem &p) {
   SmallVector<GemmStoreInput> inputs(p.storeInputs.begin(),
                                      p.storeInputs.end());
   if (p.epilogue)
@@ -280,15 +281,12 @@ SmallVector<GemmStoreInput> getStoreInputs(const GemmProblem &p) {
   return inputs;
 }
 
-/// Declares the store's inputs from binding `first` on, then the result
-/// `y`, and defines storeC, which stores the result of accumulator `acc`
-/// at (row, col) of product z. Empty after an error of the epilogue.
-std::string storeDefinitions(const GemmProblem &p, unsigned first) {
+std::string generateGemmStore(const GemmProblem &p, unsigned first) {
   KernelSizes &sizes = *p.sizes;
   std::string ct = glsl::computeType(p.elementType);
   std::string decls;
   unsigned binding = first;
-  for (const GemmStoreInput &input : getStoreInputs(p))
+  for (const GemmStoreInput &input : getGemmStoreInputs(p))
     decls += glsl::buffer(binding++, gpu::Access::Read, input.elementType,
                           input.name);
   Type resultType = getResultElementType(p);
@@ -318,35 +316,6 @@ std::string storeDefinitions(const GemmProblem &p, unsigned first) {
                    glsl::store(resultType, "y", index, value) + " }\n";
   return decls + p.globals + glsl::helpers(fn) + fn;
 }
-
-/// The kernel that adds the partial sums of each output (binding 0) in
-/// order of the split and stores the result.
-std::string generateReductionKernel(const GemmProblem &p,
-                                    const GemmSplit &split, uint32_t wg,
-                                    const std::string &store) {
-  KernelSizes &sizes = *p.sizes;
-  LoweringContext &ctx = sizes.getContext();
-  auto S = [&](Size size) { return sizes.get(size); };
-  Size mn = ctx.mul(p.m, p.n);
-  std::string s = glsl::header({wg, 1, 1});
-  s += "layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; "
-       "} partial;\n";
-  s += store;
-  s += "void main() {\n";
-  s += "  uint i = gl_GlobalInvocationID.x;\n";
-  s += "  if (i >= " + S(ctx.mul(mn, p.batch)) + ") return;\n";
-  s += "  uint z = i / " + S(mn) + ", rc = i % " + S(mn) + ";\n";
-  s += p.prologue;
-  s += "  uint pi = z * " + S(ctx.mul(split.splits, mn)) + " + rc;\n";
-  s += "  float acc = partial.d[pi];\n";
-  s += "  for (uint s = 1u; s < " + S(split.splits) + "; ++s)\n";
-  s += "    acc += partial.d[pi + s * " + S(mn) + "];\n";
-  s += "  storeC(rc / " + S(p.n) + ", rc % " + S(p.n) + ", acc);\n";
-  s += "}\n";
-  return s;
-}
-
-} // namespace
 
 GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
                            const gpu::TargetDesc &target) {
@@ -493,7 +462,7 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     s += "layout(set = 0, binding = 2, std430) writeonly buffer B2 { float "
          "d[]; } partial;\n" +
          p.globals + "uint pBase;\n";
-  else if (std::string store = storeDefinitions(p, 2); !store.empty())
+  else if (std::string store = generateGemmStore(p, 2); !store.empty())
     s += store;
   else
     return {};
@@ -648,194 +617,6 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     s += "  }\n";
   s += "}\n";
   return s;
-}
-
-namespace {
-
-/// A kernel of a GEMM and the grid and operands it is dispatched with.
-struct GemmDispatch {
-  KernelSpec spec;
-  std::array<Size, 3> grid;
-  SmallVector<Value> views;
-};
-
-} // namespace
-
-LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
-                           const GemmProblem &original, Value a, Value b,
-                           Value result) {
-  GemmProblem problem = original;
-  KernelSizes ownSizes(ctx);
-  if (!problem.sizes)
-    problem.sizes = &ownSizes;
-  KernelSizes &sizes = *problem.sizes;
-  if (problem.epilogue)
-    result = problem.epilogue->result;
-  auto resultType = cast<RankedTensorType>(result.getType());
-  if (resultType.hasStaticShape() && failed(checkBindingSize(ctx, resultType)))
-    return failure();
-  Value y = ctx.allocate(resultType, problem.resultDims);
-  ctx.setResult(result, y);
-  auto isZero = [](Size size) { return size.isStatic() && size.constant == 0; };
-  if (isZero(problem.m) || isZero(problem.n) || isZero(problem.batch))
-    return success();
-  if (isZero(problem.k))
-    return ctx.emitError() << "has an empty inner dimension, which the GEMM "
-                              "kernel does not handle";
-  SmallVector<GemmStoreInput> storeInputs = getStoreInputs(problem);
-  unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
-  if (storeInputs.size() + 3 > maxBindings)
-    return ctx.emitError() << "needs " << storeInputs.size() + 3
-                           << " storage buffers, more than the target's "
-                           << maxBindings;
-  SmallVector<Value> storeViews = {};
-  SmallVector<gpu::Access> storeAccesses;
-  for (const GemmStoreInput &input : storeInputs) {
-    if (!input.view)
-      return failure();
-    storeViews.push_back(input.view);
-    storeAccesses.push_back(gpu::Access::Read);
-  }
-  storeViews.push_back(y);
-  storeAccesses.push_back(gpu::Access::Write);
-
-  // The kernels are generated first: they share one block of push
-  // constants, complete only once all of them spelled their sizes.
-  SmallVector<GemmDispatch, 4> dispatches;
-  GemvShape gemv = chooseGemv(problem, ctx.getTarget());
-  // With m known only at run time, both kernels are dispatched and the
-  // run's m zeroes one grid: at most 4 rows (a decode step) take the
-  // matrix-vector kernel, more (a prefill) the tiled one.
-  bool both = gemv.use && !problem.m.isStatic();
-  Size gemvGate = 1, tiledGate = 1;
-  if (both) {
-    // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
-    tiledGate = ctx.broadcastFactor(ctx.sub(problem.m, 3));
-    gemvGate =
-        ctx.mul(ctx.sub(1, tiledGate), ctx.min(problem.m, Size(int64_t(1))));
-  }
-  if (gemv.use) {
-    std::string store = storeDefinitions(problem, 2);
-    if (store.empty())
-      return failure();
-    GemmDispatch &d = dispatches.emplace_back();
-    d.spec.name = name.str();
-    d.spec.glsl = generateGemvKernel(problem, gemv, store);
-    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
-    d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-    d.spec.workgroupSize = {gemv.threads, 1, 1};
-    d.views = {a, b};
-    d.views.append(storeViews.begin(), storeViews.end());
-    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(gemv.cols)), gemvGate), 1,
-              problem.batch};
-  }
-
-  // The tiled kernel with k split (and the kernel adding the partial sums)
-  // or whole; `gate` multiplies the grids.
-  auto addTiled = [&](const GemmTile &tile, const GemmSplit &split,
-                      Size gate) -> LogicalResult {
-    GemmDispatch d;
-    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(tile.bn)), gate),
-              ctx.ceilDiv(problem.m, int64_t(tile.bm)),
-              ctx.mul(problem.batch, split.splits)};
-    d.spec.name = name.str();
-    d.spec.glsl = generateGemmKernel(problem, tile, split);
-    if (d.spec.glsl.empty())
-      return failure();
-    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
-    d.spec.workgroupSize = {tile.getNumThreads(), 1, 1};
-    d.views = {a, b};
-    if (!split.isSplit()) {
-      d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-      d.views.append(storeViews.begin(), storeViews.end());
-      dispatches.push_back(std::move(d));
-      return success();
-    }
-    // Partial sums [batch, splits, m, n]; none (one element) in runs that
-    // do not split.
-    Size partials = ctx.mul(ctx.mul(problem.batch, split.splits),
-                            ctx.mul(problem.m, problem.n));
-    auto f32 = FloatType::getF32(ctx.getContext());
-    Value partial;
-    if (partials.isStatic() && gate.isStatic()) {
-      partial = ctx.allocate(RankedTensorType::get({partials.constant}, f32));
-    } else {
-      partials = ctx.atLeast(ctx.mul(partials, gate), 1);
-      partial = ctx.allocate(RankedTensorType::get({ShapedType::kDynamic}, f32),
-                             {partials});
-    }
-    d.spec.bindings.push_back(gpu::Access::Write);
-    d.views.push_back(partial);
-    dispatches.push_back(std::move(d));
-
-    std::string store = storeDefinitions(problem, 1);
-    if (store.empty())
-      return failure();
-    uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
-    GemmDispatch r;
-    r.spec.name = name.str() + "_reduce";
-    r.spec.glsl = generateReductionKernel(problem, split, wg, store);
-    r.spec.bindings = {gpu::Access::Read};
-    r.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
-    r.spec.workgroupSize = {wg, 1, 1};
-    r.views = {partial};
-    r.views.append(storeViews.begin(), storeViews.end());
-    r.grid = {ctx.mul(ctx.ceilDiv(
-                          ctx.mul(problem.batch, ctx.mul(problem.m, problem.n)),
-                          int64_t(wg)),
-                      gate),
-              1, 1};
-    dispatches.push_back(std::move(r));
-    return success();
-  };
-
-  if (!gemv.use || both) {
-    GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
-    if (isStatic(problem)) {
-      GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
-      // A product whose tiles are small enough stays one dispatch, sharing
-      // k among the threads of a workgroup rather than among workgroups.
-      if (split.isSplit()) {
-        GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
-        if (grouped.kGroups > 1) {
-          tile = grouped;
-          split = {};
-        }
-      }
-      if (failed(addTiled(tile, split, tiledGate)))
-        return failure();
-    } else {
-      // The run decides whether k is split, by chooseGemmSplit's rule: both
-      // forms are dispatched, one of them with empty grids.
-      GemmSplit split = chooseDynamicGemmSplit(ctx, problem, tile);
-      Size whole = tiledGate;
-      if (split.isSplit()) {
-        if (failed(addTiled(tile, split, ctx.mul(tiledGate, split.gate))))
-          return failure();
-        whole = ctx.mul(tiledGate, ctx.sub(1, split.gate));
-      }
-      if (failed(addTiled(tile, {}, whole)))
-        return failure();
-    }
-  }
-
-  std::string declaration = sizes.declaration();
-  for (GemmDispatch &d : dispatches) {
-    d.spec.glsl.insert(glsl::header(d.spec.workgroupSize).size(), declaration);
-    SmallVector<OpFoldResult> push;
-    sizes.addTo(d.spec, push);
-    KernelRef kernel = ctx.getOrCreateKernel(d.spec);
-    if (sizes.isDynamic() ||
-        !llvm::all_of(d.grid, [](Size size) { return size.isStatic(); })) {
-      ctx.dispatch(kernel, d.grid, d.views, push);
-      continue;
-    }
-    ctx.dispatch(kernel,
-                 {uint64_t(d.grid[0].constant), uint64_t(d.grid[1].constant),
-                  uint64_t(d.grid[2].constant)},
-                 d.views);
-  }
-  return success();
 }
 
 bool canLoadVectors(LoweringContext &ctx, Type elementType) {

@@ -239,6 +239,14 @@ std::string generateGemvKernel(const GemmProblem &problem,
                                const GemvShape &shape,
                                const std::string &store);
 
+/// The buffers storeC reads (the problem's store inputs, then the
+/// epilogue's), in binding order.
+SmallVector<GemmStoreInput> getGemmStoreInputs(const GemmProblem &problem);
+/// Declares the store's inputs from binding `first` on, then the result
+/// `y`, and defines storeC, which stores the result of accumulator `acc`
+/// at (row, col) of product z. Empty after an error of the epilogue.
+std::string generateGemmStore(const GemmProblem &problem, unsigned first);
+
 /// The complete GLSL kernel for `problem` blocked by `tile`: with a split
 /// k, the kernel that writes the partial sums.
 std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
