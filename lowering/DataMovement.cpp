@@ -427,6 +427,16 @@ SmallVector<Poly> toPolys(ArrayRef<int64_t> values) {
   return SmallVector<Poly>(values.begin(), values.end());
 }
 
+LogicalResult checkAtRunTime(Symbols &symbols, StringRef relation,
+                             const Poly &a, const Poly &b,
+                             const std::string &message) {
+  if ((a.isStatic() && b.isStatic()) || (relation != "gpu.lti" && a == b))
+    return success();
+  return symbols.getContext().check(
+      symbols.materialize(symbols.arith(relation, a, b)), message,
+      {symbols.materialize(a), symbols.materialize(b)});
+}
+
 SmallVector<Poly> getDims(Symbols &symbols, Value value) {
   return symbols.get(symbols.getContext().getDims(value));
 }

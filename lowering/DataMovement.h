@@ -181,6 +181,15 @@ SmallVector<Poly> getStrides(ArrayRef<Poly> shape);
 Poly getNumElements(ArrayRef<Poly> shape);
 SmallVector<Poly> toPolys(ArrayRef<int64_t> values);
 
+/// Checks at run time that `a` `relation` `b` (a comparison of the host
+/// op table: "gpu.eqi", "gpu.lei") where either is known only then, so that
+/// mismatched run-time dims fail the run at the op instead of making a
+/// kernel index outside a tensor; static ones the verifier checked.
+/// `message` names `a` as {0} and `b` as {1}.
+LogicalResult checkAtRunTime(Symbols &symbols, StringRef relation,
+                             const Poly &a, const Poly &b,
+                             const std::string &message);
+
 /// The dims of tensor `value` (an operand or result of the op being
 /// lowered); empty after an error.
 SmallVector<Poly> getDims(Symbols &symbols, Value value);

@@ -230,6 +230,15 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
       return failure();
     length = length + inDims.back()[axis];
   }
+  // Inputs' dims known only at run time must match but along the axis.
+  for (size_t i = 1; i < inDims.size(); ++i)
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis &&
+          failed(checkAtRunTime(
+              symbols, "gpu.eqi", inDims[i][d], inDims[0][d],
+              "input " + std::to_string(i) + " has {0} elements along axis " +
+                  std::to_string(d) + " where input 0 has {1}")))
+        return failure();
   SmallVector<Poly> computed = inDims.front();
   computed[axis] = length;
   SmallVector<Poly> outDims = resultDims(outType, computed);

@@ -229,6 +229,19 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
     return failure();
   Poly tuples = getNumElements(ArrayRef<Poly>(indexShape).drop_back());
   Poly slice = getNumElements(ArrayRef<Poly>(shape).drop_front(k));
+  // Updates are [tuples..., slice...]: one per element the tuples select.
+  SmallVector<Poly> updateShape = getDims(symbols, op->getOperand(2));
+  SmallVector<Poly> expected(indexShape.begin(), indexShape.end() - 1);
+  expected.append(shape.begin() + k, shape.end());
+  if (updateShape.size() != expected.size())
+    return failure();
+  for (size_t d = 0; d < expected.size(); ++d)
+    if (failed(checkAtRunTime(symbols, "gpu.eqi", updateShape[d], expected[d],
+                              "updates have {0} elements along axis " +
+                                  std::to_string(d) +
+                                  " where {1} are "
+                                  "scattered")))
+      return failure();
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
   Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
@@ -335,6 +348,13 @@ LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
   if (shape.size() != size_t(dataType.getRank()) ||
       indexShape.size() != size_t(indexType.getRank()))
     return failure();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (int64_t(d) != axis &&
+        failed(checkAtRunTime(symbols, "gpu.lei", indexShape[d], shape[d],
+                              "indices have {0} elements along axis " +
+                                  std::to_string(d) +
+                                  ", more than data's {1}")))
+      return failure();
   SmallVector<Poly> outDims = resultDims(outType, indexShape);
   Poly total = getNumElements(outDims);
   if (!total.isConstant(0) && shape[axis].isConstant(0))
@@ -409,6 +429,20 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
   Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
   if (!updates)
     return failure();
+  SmallVector<Poly> updateShape = getDims(symbols, op->getOperand(2));
+  if (updateShape.size() != indexShape.size())
+    return failure();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::string along = " elements along axis " + std::to_string(d);
+    if (failed(checkAtRunTime(symbols, "gpu.eqi", updateShape[d], indexShape[d],
+                              "updates have {0}" + along +
+                                  " where indices have {1}")) ||
+        (int64_t(d) != axis &&
+         failed(checkAtRunTime(symbols, "gpu.lei", indexShape[d], shape[d],
+                               "indices have {0}" + along +
+                                   ", more than data's {1}"))))
+      return failure();
+  }
   Value out = allocateResult(symbols, op->getResult(0), shape);
   unsigned byteSize = getByteSize(elementType);
   copyData(symbols, shape, byteSize, data, out);

@@ -27,7 +27,7 @@
 
 func.func @main(%x: tensor<?x4xf32>, %gi: tensor<?x4xi64>, %si: tensor<?x1xi64>, %upd: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x7xf32>, tensor<?x7xf32>, tensor<?x7xf32>, tensor<?x7xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
   %ge = "onnx.GatherElements"(%x, %gi) {axis = 0 : si64} : (tensor<?x4xf32>, tensor<?x4xi64>) -> tensor<?x4xf32>
-  %se = "onnx.ScatterElements"(%x, %gi, %x) {axis = 0 : si64, reduction = "add"} : (tensor<?x4xf32>, tensor<?x4xi64>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %se = "onnx.ScatterElements"(%x, %gi, %ge) {axis = 0 : si64, reduction = "add"} : (tensor<?x4xf32>, tensor<?x4xi64>, tensor<?x4xf32>) -> tensor<?x4xf32>
   %sn = "onnx.ScatterND"(%x, %si, %upd) : (tensor<?x4xf32>, tensor<?x1xi64>, tensor<?x4xf32>) -> tensor<?x4xf32>
   %pads = "onnx.Constant"() {value = dense<[2, 1, 1, 2]> : tensor<4xi64>} : () -> tensor<4xi64>
   %pc = "onnx.Pad"(%x, %pads) {mode = "constant"} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x7xf32>
