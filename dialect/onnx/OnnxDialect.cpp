@@ -110,6 +110,29 @@ inferResultTypes(const OpDef &def, ValueRange operands, DictionaryAttr attrs,
                       loc, resultCountHint, values);
 }
 
+FailureOr<SmallVector<Type>> inferResultTypesFor(Operation *op,
+                                                 ArrayRef<Tensor> inputs) {
+  const OpDef *def = lookupOpDef(op);
+  assert(def && inputs.size() == op->getNumOperands() &&
+         "a supported onnx op and one input per operand");
+  Context *ctx = op->getContext();
+  SmallVector<Type> operandTypes;
+  SmallVector<Attribute> constants;
+  for (auto [operand, input] : llvm::zip_equal(op->getOperands(), inputs)) {
+    if (!input) {
+      operandTypes.push_back(operand.getType());
+      constants.push_back({});
+      continue;
+    }
+    operandTypes.push_back(input.getType(ctx));
+    constants.push_back(input.getNumElements() <= kMaxInferredValues
+                            ? Attribute(input.toAttr(ctx))
+                            : Attribute());
+  }
+  return runInference(ctx, *def, operandTypes, op->getAttrDictionary(),
+                      constants, op->getLoc(), op->getNumResults());
+}
+
 DenseElementsAttr getConstantValue(Value value) {
   Operation *op = value.getDefiningOp();
   if (!isOp(op, "onnx.Constant"))
@@ -155,7 +178,8 @@ Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
 //===----------------------------------------------------------------------===//
 
 LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
-                       SmallVectorImpl<Tensor> &outputs) {
+                       SmallVectorImpl<Tensor> &outputs,
+                       const EvalBudget &budget) {
   if (isOp(op, "onnx.NoValue")) {
     outputs.push_back(Tensor());
     return success();
@@ -165,7 +189,7 @@ LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
     return op->emitOpError("cannot be evaluated");
   assert(inputs.size() == op->getNumOperands() && "one input per operand");
   SmallVector<Tensor, 2> results;
-  EvalState state(op, inputs, results);
+  EvalState state(op, inputs, results, budget);
   if (failed(def->evaluate(state)))
     return failure();
   assert(results.size() >= op->getNumResults() && "missing results");

@@ -66,12 +66,35 @@ inferResultTypes(Context *ctx, StringRef opName, ArrayRef<Type> operandTypes,
                  DictionaryAttr attrs, ArrayRef<Attribute> constantOperands,
                  Location loc);
 
+/// The memory an evaluation may take. Results whose sizes come from values
+/// (a shape operand known only at run time: Expand, Tile, ConstantOfShape,
+/// Range, Pad, ...) are checked against it before they are allocated.
+struct EvalBudget {
+  /// Bytes of the tensors already live when the op runs.
+  uint64_t liveBytes = 0;
+  /// The most bytes live tensors may take (--max-memory).
+  uint64_t maxBytes = UINT64_MAX;
+};
+
+/// The result types `op`, a supported onnx op, will have when it runs on
+/// `inputs` (one per operand, as for evaluate): inference on their shapes
+/// and, for inputs of at most kMaxInferredValues elements (shape operands,
+/// Range's bounds), their values. Dimensions that only the other inputs'
+/// values decide stay dynamic (NonZero's count). Reports an error at the op
+/// where the inputs are wrong for it (a result whose size overflows, a
+/// negative or mismatched size) and fails.
+FailureOr<SmallVector<Type>> inferResultTypesFor(Operation *op,
+                                                 ArrayRef<Tensor> inputs);
+inline constexpr int64_t kMaxInferredValues = 64;
+
 /// Computes the results of `op`, a supported onnx op, on `inputs` (one per
 /// operand; a default-constructed Tensor for an absent optional operand).
 /// `outputs` receives one tensor per result of `op`. Reports an error at the
-/// op (unsupported element type, index out of range, ...) and fails.
+/// op (unsupported element type, index out of range, a size that cannot
+/// exist or does not fit `budget`, ...) and fails.
 LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
-                       SmallVectorImpl<Tensor> &outputs);
+                       SmallVectorImpl<Tensor> &outputs,
+                       const EvalBudget &budget = {});
 
 /// Creates op `opName` at the builder's insertion point with result types
 /// from inferResultTypes (keeping the first `numResults` results, all if

@@ -34,6 +34,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendTilePadOps(result);
     appendTriluOps(result);
     appendShapeOps(result);
+    appendDataDependentOps(result);
     llvm::sort(result, [](const OpDef *a, const OpDef *b) {
       return a->schema.name < b->schema.name;
     });
@@ -191,8 +192,8 @@ void InferState::addResult(ArrayRef<int64_t> shape, Type elementType) {
 //===----------------------------------------------------------------------===//
 
 EvalState::EvalState(Operation *op, ArrayRef<Tensor> inputs,
-                     SmallVectorImpl<Tensor> &outputs)
-    : op(op), attrs(op), inputs(inputs), outputs(outputs) {}
+                     SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget)
+    : op(op), attrs(op), inputs(inputs), outputs(outputs), budget(budget) {}
 
 std::optional<ElementType> EvalState::getResultElementType(unsigned i) const {
   auto type = dyn_cast<ShapedType>(op->getResult(i).getType());
@@ -206,6 +207,43 @@ InFlightDiagnostic EvalState::emitError() const { return op->emitOpError(); }
 LogicalResult EvalState::unsupportedType(unsigned i) const {
   return emitError() << "cannot evaluate element type "
                      << getTypeName(inputs[i].getElementType());
+}
+
+LogicalResult EvalState::checkResultSize(unsigned result,
+                                         ArrayRef<int64_t> shape,
+                                         ElementType type) {
+  auto formatType = [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "tensor<";
+    for (int64_t d : shape)
+      os << d << 'x';
+    os << getIRType(op->getContext(), type) << '>';
+    return text;
+  };
+  for (int64_t d : shape)
+    if (d < 0)
+      return emitError() << "result #" << result << " would have type "
+                         << formatType() << ", with a negative dimension";
+  std::optional<int64_t> elements = getCheckedNumElements(shape);
+  std::optional<int64_t> bytes =
+      elements
+          ? getCheckedNumBytes(*elements, getIRType(op->getContext(), type))
+          : std::nullopt;
+  if (!bytes)
+    return emitError() << "result #" << result << " would have type "
+                       << formatType()
+                       << ", whose size in bytes does not fit in 64 bits";
+  uint64_t needed = budget.liveBytes + uint64_t(*bytes);
+  if (needed < budget.liveBytes || needed > budget.maxBytes)
+    return emitError() << "result #" << result << " (" << formatType()
+                       << ") needs " << *bytes << " bytes; with "
+                       << budget.liveBytes
+                       << " bytes of tensors live, that exceeds the memory "
+                          "budget of "
+                       << budget.maxBytes << " bytes (--max-memory)";
+  budget.liveBytes = needed;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -117,7 +117,7 @@ private:
 class EvalState {
 public:
   EvalState(Operation *op, ArrayRef<Tensor> inputs,
-            SmallVectorImpl<Tensor> &outputs);
+            SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget = {});
 
   Operation *getOp() const { return op; }
   const OpAttrs &getAttrs() const { return attrs; }
@@ -134,12 +134,20 @@ public:
   InFlightDiagnostic emitError() const;
   /// Fails with "unsupported element type" for input `i`.
   LogicalResult unsupportedType(unsigned i) const;
+  /// Checks, before it is allocated, that result `result` of `shape` and
+  /// `type`, whose size comes from values known only at run time, can
+  /// exist (no negative dimension, a byte size that fits in 64 bits) and
+  /// fits in what the budget leaves; reserves its bytes for the op's later
+  /// results. The error names the result and its type.
+  LogicalResult checkResultSize(unsigned result, ArrayRef<int64_t> shape,
+                                ElementType type);
 
 private:
   Operation *op;
   OpAttrs attrs;
   ArrayRef<Tensor> inputs;
   SmallVectorImpl<Tensor> &outputs;
+  EvalBudget budget;
 };
 
 struct OpDef {
@@ -185,6 +193,7 @@ void appendIndexingOps(std::vector<const OpDef *> &defs);
 void appendTilePadOps(std::vector<const OpDef *> &defs);
 void appendTriluOps(std::vector<const OpDef *> &defs);
 void appendShapeOps(std::vector<const OpDef *> &defs);
+void appendDataDependentOps(std::vector<const OpDef *> &defs);
 
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).

@@ -340,7 +340,8 @@ LogicalResult evalExpand(EvalState &s) {
   FailureOr<SmallVector<int64_t>> shape =
       computeExpand(s.input(0).getShape(), toKnownInts(s.input(1).toInts()),
                     [&] { return s.emitError() << "shape "; });
-  if (failed(shape))
+  if (failed(shape) ||
+      failed(s.checkResultSize(0, *shape, s.input(0).getElementType())))
     return failure();
   s.addOutput(broadcastTo(s.input(0), *shape));
   return success();

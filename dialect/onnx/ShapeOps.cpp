@@ -191,9 +191,12 @@ LogicalResult inferConstantOfShape(InferState &s) {
 
 LogicalResult evalConstantOfShape(EvalState &s) {
   SmallVector<int64_t> shape = s.input(0).toInts();
-  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
-    return s.emitError() << "has a negative dimension";
+  for (int64_t d : shape)
+    if (d < 0)
+      return s.emitError() << "operand 'input' has a negative dimension " << d;
   Tensor fill = getFillValue(s.getAttrs());
+  if (failed(s.checkResultSize(0, shape, fill.getElementType())))
+    return failure();
   s.addOutput(broadcastTo(fill.reshape({}), shape));
   return success();
 }
@@ -205,12 +208,38 @@ LogicalResult evalConstantOfShape(EvalState &s) {
 const ValueSpec rangeOperands[] = {{"start"}, {"limit"}, {"delta"}};
 const ValueSpec rangeResults[] = {{"output"}};
 
+/// The number of elements of Range(start, limit, delta):
+/// max(0, ceil((limit - start) / delta)), exactly for integers (in 128
+/// bits: a span of int64 values can exceed int64), and for floats an error
+/// where the bounds are not finite or the count does not fit in int64.
 FailureOr<int64_t>
-getRangeLength(double start, double limit, double delta,
+getRangeLength(const Tensor &start, const Tensor &limit, const Tensor &delta,
                llvm::function_ref<InFlightDiagnostic()> err) {
-  if (delta == 0)
+  if (!isFloat(start.getElementType())) {
+    __int128 first = start.getInt(0), last = limit.getInt(0);
+    __int128 step = delta.getInt(0);
+    if (step == 0)
+      return err() << "delta must not be 0";
+    __int128 span = step > 0 ? last - first : first - last;
+    __int128 magnitude = step > 0 ? step : -step;
+    if (span <= 0)
+      return 0;
+    __int128 n = (span + magnitude - 1) / magnitude;
+    if (n > INT64_MAX)
+      return err() << "start " << start.getInt(0) << ", limit "
+                   << limit.getInt(0) << " and delta " << delta.getInt(0)
+                   << " give more elements than fit in 64 bits";
+    return int64_t(n);
+  }
+  double first = start.getDouble(0), last = limit.getDouble(0);
+  double step = delta.getDouble(0);
+  if (step == 0)
     return err() << "delta must not be 0";
-  return std::max<int64_t>(0, int64_t(std::ceil((limit - start) / delta)));
+  double n = std::ceil((last - first) / step);
+  if (std::isnan(n) || n >= 0x1p63)
+    return err() << "start " << first << ", limit " << last << " and delta "
+                 << step << " do not give a finite number of elements";
+  return n <= 0 ? 0 : int64_t(n);
 }
 
 LogicalResult inferRange(InferState &s) {
@@ -221,7 +250,7 @@ LogicalResult inferRange(InferState &s) {
     if (s.getType(i).getNumElements() != 1 || s.getRank(i) > 1)
       return s.emitOperandError(i) << "must be a scalar, got " << s.getType(i);
   }
-  SmallVector<double, 3> values;
+  SmallVector<Tensor, 3> values;
   for (unsigned i = 0; i < 3; ++i) {
     DenseElementsAttr attr = s.getConstant(i);
     std::optional<Tensor> t = attr ? Tensor::fromAttr(attr) : std::nullopt;
@@ -230,7 +259,7 @@ LogicalResult inferRange(InferState &s) {
       s.addResult({ShapedType::kDynamic}, s.getElementType(0));
       return success();
     }
-    values.push_back(t->getDouble(0));
+    values.push_back(std::move(*t));
   }
   FailureOr<int64_t> n = getRangeLength(values[0], values[1], values[2],
                                         [&] { return s.emitError(); });
@@ -242,11 +271,11 @@ LogicalResult inferRange(InferState &s) {
 
 LogicalResult evalRange(EvalState &s) {
   ElementType type = s.input(0).getElementType();
-  double start = s.input(0).getDouble(0), limit = s.input(1).getDouble(0);
+  double start = s.input(0).getDouble(0);
   double delta = s.input(2).getDouble(0);
-  FailureOr<int64_t> n =
-      getRangeLength(start, limit, delta, [&] { return s.emitError(); });
-  if (failed(n))
+  FailureOr<int64_t> n = getRangeLength(s.input(0), s.input(1), s.input(2),
+                                        [&] { return s.emitError(); });
+  if (failed(n) || failed(s.checkResultSize(0, {*n}, type)))
     return failure();
   Tensor out(type, {*n});
   // Integers step exactly; floats as start + i * delta in their own type.

@@ -68,17 +68,20 @@ computeSlice(ArrayRef<int64_t> shape, ArrayRef<int64_t> starts,
       start = start < -dim ? 0 : start + dim;
     if (end < 0)
       end = end < -dim ? -1 : end + dim;
+    // Counted without forming end - start + step, which overflows for
+    // steps near the int64 limits (a step given at run time can be any).
     if (step > 0) {
       start = std::clamp<int64_t>(start, 0, dim);
       end = std::clamp<int64_t>(end, 0, dim);
-      p.count[axis] = std::max<int64_t>(0, (end - start + step - 1) / step);
+      p.count[axis] = end > start ? 1 + (end - start - 1) / step : 0;
     } else if (dim == 0) {
       p.count[axis] = 0;
     } else {
       start = std::clamp<int64_t>(start, 0, dim - 1);
       end = std::clamp<int64_t>(end, -1, dim - 1);
+      uint64_t magnitude = uint64_t(0) - uint64_t(step);
       p.count[axis] =
-          std::max<int64_t>(0, (start - end + (-step) - 1) / (-step));
+          start > end ? int64_t(1 + uint64_t(start - end - 1) / magnitude) : 0;
     }
     p.start[axis] = start;
   }

@@ -86,12 +86,20 @@ LogicalResult inferTile(InferState &s) {
 LogicalResult evalTile(EvalState &s) {
   const Tensor &in = s.input(0);
   SmallVector<int64_t> repeats = s.input(1).toInts();
-  if (int64_t(repeats.size()) != in.getRank() ||
-      llvm::any_of(repeats, [](int64_t r) { return r < 0; }))
-    return s.emitError() << "has invalid repeats";
+  if (int64_t(repeats.size()) != in.getRank())
+    return s.emitError() << "operand 'repeats' has " << int64_t(repeats.size())
+                         << " entries for an input of rank " << in.getRank();
   SmallVector<int64_t> shape(in.getShape());
-  for (size_t d = 0; d < shape.size(); ++d)
-    shape[d] *= repeats[d];
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (repeats[d] < 0)
+      return s.emitError() << "operand 'repeats' has a negative repeat count "
+                           << repeats[d];
+    if (llvm::MulOverflow(shape[d], repeats[d], shape[d]))
+      return s.emitError() << "operand 'repeats' makes dimension " << int64_t(d)
+                           << " overflow 64 bits";
+  }
+  if (failed(s.checkResultSize(0, shape, in.getElementType())))
+    return failure();
   Tensor out(in.getElementType(), shape);
   gatherElements(in, out,
                  [&](size_t d, int64_t i) { return i % in.getShape()[d]; });
@@ -209,7 +217,10 @@ LogicalResult evalPad(EvalState &s) {
   ArrayRef<int64_t> inShape = in.getShape();
   SmallVector<int64_t> shape(inShape);
   for (int64_t d = 0; d < rank; ++d) {
-    shape[d] += (*pads)[d] + (*pads)[rank + d];
+    if (llvm::AddOverflow(shape[d], (*pads)[d], shape[d]) ||
+        llvm::AddOverflow(shape[d], (*pads)[rank + d], shape[d]))
+      return s.emitError() << "pads make dimension " << d
+                           << " overflow 64 bits";
     if (shape[d] < 0)
       return s.emitError() << "pads remove more than the input has";
     if (mode != "constant" && inShape[d] == 0 && shape[d] > 0)
@@ -218,6 +229,8 @@ LogicalResult evalPad(EvalState &s) {
         ((*pads)[d] > 0 || (*pads)[rank + d] > 0))
       return s.emitError() << "cannot reflect a dimension of size 1";
   }
+  if (failed(s.checkResultSize(0, shape, in.getElementType())))
+    return failure();
   Tensor out(in.getElementType(), shape);
   if (mode == "constant" && s.hasInput(2)) {
     // Fill with the constant first; positions inside the input are copied

@@ -27,7 +27,9 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       "Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "Concat",
       "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Shape", "Size",
       "ConstantOfShape", "Range", "Trilu", "ScatterND", "GatherElements",
-      "ScatterElements", "Dropout", "Constant", "Gelu"};
+      "ScatterElements", "Dropout", "Constant", "Gelu",
+      // Data-dependent result sizes (issue 10).
+      "NonZero", "TopK", "Unique", "Compress"};
   return llvm::is_contained(kOps, op);
 }
 

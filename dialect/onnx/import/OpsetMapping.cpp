@@ -75,6 +75,17 @@ static LogicalResult numOutputsFromResults(NodeImporter &node) {
   return success();
 }
 
+/// TopK < 10: `k` is an attribute.
+static LogicalResult kToOperand(NodeImporter &node) {
+  std::optional<int64_t> k;
+  if (failed(node.takeInt("k", k)))
+    return failure();
+  if (!k)
+    return node.emitError() << "TopK before opset 10 needs attribute 'k'";
+  node.setOperand(1, node.createInts({*k}));
+  return success();
+}
+
 /// Slice < 10: starts, ends and axes attributes.
 static LogicalResult sliceAttributesToOperands(NodeImporter &node) {
   if (failed(moveIntsToOperand(node, "starts", 1)) ||
@@ -362,6 +373,7 @@ static const VersionMapping mappings[] = {
     {"Split", 13, splitToOperand},
     {"Split", 18, numOutputsFromResults},
     {"Slice", 10, sliceAttributesToOperands},
+    {"TopK", 10, kToOperand},
     {"Pad", 11, padAttributesToOperands},
     {"Reshape", 5, shapeToOperand},
     {"Clip", 11, clipAttributesToOperands},

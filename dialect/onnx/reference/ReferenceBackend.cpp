@@ -55,7 +55,8 @@ private:
 
 /// Evaluates one op of the onnx dialect into `outputs`.
 static LogicalResult evaluateOp(Operation &op, const ValueTable &values,
-                                SmallVectorImpl<Tensor> &outputs) {
+                                SmallVectorImpl<Tensor> &outputs,
+                                const EvalBudget &budget) {
   StringRef name = op.getName().getStringRef();
   if (name == "onnx.NoValue") {
     outputs.push_back(Tensor());
@@ -72,7 +73,13 @@ static LogicalResult evaluateOp(Operation &op, const ValueTable &values,
   SmallVector<Tensor> inputs;
   for (Value operand : op.getOperands())
     inputs.push_back(values.lookup(operand));
-  return evaluate(&op, inputs, outputs);
+  return evaluate(&op, inputs, outputs, budget);
+}
+
+/// Whether `type` is a tensor whose size the type alone gives.
+static bool hasStaticShape(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return !tensor || tensor.hasStaticShape();
 }
 
 uint64_t onyx::onnx::getPhysicalMemory() {
@@ -83,13 +90,13 @@ uint64_t onyx::onnx::getPhysicalMemory() {
   return uint64_t(pages) * uint64_t(pageSize);
 }
 
-/// Checks, before `op` runs, that the results its type gives a static size
+/// Checks, before `op` runs, that the results `types` give a static size
 /// fit in what is left of the budget; reports the first that does not.
-static LogicalResult checkBudget(Operation &op, uint64_t liveBytes,
-                                 uint64_t budget) {
+static LogicalResult checkBudget(Operation &op, ArrayRef<Type> types,
+                                 uint64_t liveBytes, uint64_t budget) {
   uint64_t needed = liveBytes;
-  for (OpResult result : op.getResults()) {
-    auto type = dyn_cast<RankedTensorType>(result.getType());
+  for (auto [i, resultType] : llvm::enumerate(types)) {
+    auto type = dyn_cast<RankedTensorType>(resultType);
     if (!type || !type.hasStaticShape())
       continue;
     // The verifier refused types whose size overflows.
@@ -98,8 +105,8 @@ static LogicalResult checkBudget(Operation &op, uint64_t liveBytes,
     needed += bytes;
     if (needed > budget)
       return op.emitOpError()
-             << "result #" << result.getResultNumber() << " (" << type
-             << ") needs " << bytes << " bytes; with " << liveBytes
+             << "result #" << unsigned(i) << " (" << type << ") needs " << bytes
+             << " bytes; with " << liveBytes
              << " bytes of tensors live, that exceeds the memory budget of "
              << budget << " bytes (--max-memory)";
   }
@@ -129,10 +136,27 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs,
       return op.emitOpError("cannot run on the reference backend");
 
     bool isConstant = op.getName().getStringRef() == "onnx.Constant";
-    if (!isConstant && failed(checkBudget(op, values.getLiveBytes(), budget)))
+    SmallVector<Type> resultTypes(op.getResultTypes());
+    if (!isConstant && !llvm::all_of(resultTypes, hasStaticShape)) {
+      // Results whose sizes the IR leaves to the run: infer them again
+      // from the inputs' shapes and small values, so that a size that
+      // cannot exist or cannot fit is reported before the op allocates.
+      SmallVector<Tensor> inputs;
+      for (Value operand : op.getOperands())
+        inputs.push_back(values.lookup(operand));
+      FailureOr<SmallVector<Type>> types = inferResultTypesFor(&op, inputs);
+      if (failed(types))
+        return failure();
+      resultTypes.assign(
+          types->begin(),
+          types->begin() + std::min<size_t>(types->size(), op.getNumResults()));
+    }
+    if (!isConstant &&
+        failed(checkBudget(op, resultTypes, values.getLiveBytes(), budget)))
       return failure();
     SmallVector<Tensor> outputs;
-    if (failed(evaluateOp(op, values, outputs)))
+    if (failed(evaluateOp(op, values, outputs,
+                          EvalBudget{values.getLiveBytes(), budget})))
       return failure();
     if (outputs.size() != op.getNumResults())
       return op.emitOpError("evaluated to ")
@@ -149,6 +173,17 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs,
                << (tensor ? formatShapeAndType(tensor) : "no tensor")
                << " but its type is " << result.getType();
       uint64_t bytes = isConstant || !tensor ? 0 : tensor.getNumBytes();
+      // Results with `?` dims were not checked before the op ran; those
+      // whose sizes come from values the evaluator checked before
+      // allocating, and the others (sizes from the inputs' shapes) are
+      // checked here, before the next op runs.
+      if (bytes && values.getLiveBytes() + bytes > budget)
+        return op.emitOpError()
+               << "result #" << unsigned(i) << " ("
+               << formatShapeAndType(tensor) << ") needs " << bytes
+               << " bytes; with " << values.getLiveBytes()
+               << " bytes of tensors live, that exceeds the memory budget of "
+               << budget << " bytes (--max-memory)";
       values.define(result, std::move(tensor), bytes);
     }
     for (Value operand : op.getOperands())
