@@ -225,5 +225,6 @@ ArrayRef<KernelGenerator> getNormalizationGenerators();
 ArrayRef<KernelGenerator> getRotaryGenerators();
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
+ArrayRef<KernelGenerator> getTopKGenerators();
 
 } // namespace onyx::lowering
