@@ -112,6 +112,8 @@ void LoweringContext::setDims(Value value, ArrayRef<Size> sizes) {
 Size LoweringContext::mul(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return a.constant * b.constant;
+  if ((a.isStatic() && a.constant == 0) || (b.isStatic() && b.constant == 0))
+    return Size(0);
   if ((a.isStatic() && a.constant == 1))
     return b;
   if (b.isStatic() && b.constant == 1)

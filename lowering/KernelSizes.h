@@ -30,7 +30,7 @@ class KernelSizes {
 public:
   explicit KernelSizes(LoweringContext &ctx) : ctx(ctx) {}
 
-  LoweringContext &getContext() { return ctx; }
+  LoweringContext &getContext() const { return ctx; }
 
   /// The size as a GLSL uint expression.
   std::string get(Size size);

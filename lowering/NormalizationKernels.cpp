@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Glsl.h"
+#include "lowering/KernelSizes.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -68,15 +69,21 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   llvm::SmallBitVector reduced(rank);
   reduced.set(axis < 0 ? axis + rank : axis);
-  Value output = ctx.allocate(type);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
+  Value output = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), output);
-  if (type.getNumElements() == 0)
+  Size count = getNumElements(ctx, dims);
+  if (count.isStatic() && count.constant == 0)
     return success();
   Value input = ctx.getView(data);
   if (!input)
     return failure();
 
-  RowSpace space = getRowSpace(type.getShape(), reduced);
+  // A row length known only at run time gets the deepest tree, each
+  // invocation striding over the row (values not cached in registers).
+  RowSpace space = getRowSpace(ctx, dims, reduced);
   RowLayout layout =
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
   std::string ct = glsl::computeType(et);
@@ -84,17 +91,18 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
   std::string e = mathCall("exp", ct, "xv - m");
   std::string result =
       isLog ? "xv - m - " + mathCall("log", ct, "s") : e + " / s";
+  KernelSizes sizes(ctx);
+  std::string rows = rowDeclarations(sizes, space, layout);
   KernelSpec spec;
   spec.name = isLog ? "log_softmax" : "softmax";
   spec.workgroupSize = {layout.size(), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Write};
   spec.glsl =
-      glsl::header(spec.workgroupSize) +
+      glsl::header(spec.workgroupSize) + sizes.declaration() +
       glsl::buffer(0, gpu::Access::Read, et, "x") +
-      glsl::buffer(1, gpu::Access::Write, et, "y") +
-      rowDeclarations(space, layout) + sharedArray(layout, ct, "red") +
-      combineFunctions(ct) + "void main() {\n" + rowPrologue() +
-      loadRowValues(values) +
+      glsl::buffer(1, gpu::Access::Write, et, "y") + rows +
+      sharedArray(layout, ct, "red") + combineFunctions(ct) +
+      "void main() {\n" + rowPrologue() + loadRowValues(values) +
       fmt::format("  {} m = {};\n", ct, glsl::lowest(et)) +
       forEachValue(values, "      m = maxOf(m, xv);\n") +
       reduceAcrossRow(layout, {{"m", "red"}}, "combineMax") +
@@ -104,7 +112,7 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
       forEachValue(values,
                    "      " + glsl::store(et, "y", "at", result) + "\n") +
       "}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+  dispatchRows(ctx, spec, sizes, getNumWorkgroups(ctx, space, layout),
                {input, output});
   return success();
 }
@@ -122,16 +130,42 @@ struct LayerNormOutputs {
 };
 } // namespace
 
-/// `uint NAME(uint i)`: the index in a tensor of `shape`, broadcast to the
+static bool isStatic(ArrayRef<Size> dims) {
+  return llvm::all_of(dims, [](Size s) { return s.isStatic(); });
+}
+
+static SmallVector<int64_t> getConstants(ArrayRef<Size> dims) {
+  SmallVector<int64_t> constants;
+  for (Size s : dims)
+    constants.push_back(s.constant);
+  return constants;
+}
+
+/// `uint NAME(uint i)`: the index in a tensor of `dims`, broadcast to the
 /// normalized dimensions `normalized`, of element i of a row.
-static std::string broadcastFunction(StringRef name, ArrayRef<int64_t> shape,
-                                     ArrayRef<int64_t> normalized) {
-  if (ArrayRef<int64_t>(shape) == normalized)
+static std::string broadcastFunction(KernelSizes &sizes, StringRef name,
+                                     ArrayRef<Size> dims,
+                                     ArrayRef<Size> normalized) {
+  bool same =
+      dims.size() == normalized.size() &&
+      llvm::all_of(llvm::zip(dims, normalized), [](auto pair) {
+        auto [a, b] = pair;
+        return a.isStatic() == b.isStatic() &&
+               (a.isStatic() ? a.constant == b.constant : a.value == b.value);
+      });
+  if (same)
     return fmt::format("uint {}(uint i) {{ return i; }}\n", name.str());
-  return fmt::format("uint {}(uint i) {{\n", name.str()) +
-         glsl::unflatten(normalized, "i", "c") +
-         fmt::format("  return {};\n}}\n",
-                     glsl::broadcastIndex(shape, normalized.size(), "c"));
+  std::string body;
+  if (isStatic(dims) && isStatic(normalized))
+    body = glsl::unflatten(getConstants(normalized), "i", "c") +
+           fmt::format("  return {};\n",
+                       glsl::broadcastIndex(getConstants(dims),
+                                            normalized.size(), "c"));
+  else
+    body = sizes.unflatten(normalized, "i", "c") +
+           fmt::format("  return {};\n",
+                       sizes.broadcastIndex(dims, normalized.size(), "c"));
+  return fmt::format("uint {}(uint i) {{\n", name.str()) + body + "}\n";
 }
 
 /// A LayerNormalization kernel, or with `rms` an RMSNormalization one.
@@ -142,7 +176,10 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   Value data = op->getOperand(0);
   RankedTensorType type = getTensorType(data);
   Type et = type.getElementType();
-  ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(type.getRank()))
+    return failure();
+  ArrayRef<Size> normalized = ArrayRef<Size>(dims).drop_front(axis);
   bool hasBias =
       op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
   double epsilon = onnx::OpAttrs(op).getFloat("epsilon");
@@ -150,6 +187,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   RowLayout layout =
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
   std::string ct = glsl::computeType(et);
+  KernelSizes sizes(ctx);
   KernelSpec spec;
   spec.name = rms ? "rms_norm" : outputs.y ? "layer_norm" : "layer_norm_stats";
   spec.workgroupSize = {layout.size(), 1, 1};
@@ -167,8 +205,11 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
       return false;
     Type operandType = getTensorType(op->getOperand(i)).getElementType();
     bind(view, gpu::Access::Read, operandType, name);
-    helpers += broadcastFunction((name + "Index").str(),
-                                 getTensorType(op->getOperand(i)).getShape(),
+    SmallVector<Size> operandDims = ctx.getDims(op->getOperand(i));
+    if (operandDims.size() !=
+        size_t(getTensorType(op->getOperand(i)).getRank()))
+      return false;
+    helpers += broadcastFunction(sizes, (name + "Index").str(), operandDims,
                                  normalized);
     return true;
   };
@@ -203,37 +244,49 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
         "\n";
   }
 
-  double length = double(space.rowLength);
+  // The row length as a number of the compute type.
+  std::string length = space.rowLength.isStatic()
+                           ? glsl::literal(et, double(space.rowLength.constant))
+                           : fmt::format("{}(LENGTH)", ct);
   RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
-  std::string code = glsl::header(spec.workgroupSize) + decls +
-                     rowDeclarations(space, layout) +
-                     sharedArray(layout, ct, "red") + combineFunctions(ct) +
-                     helpers + "void main() {\n" + rowPrologue() +
-                     loadRowValues(values);
+  std::string rows = rowDeclarations(sizes, space, layout);
+  std::string code = glsl::header(spec.workgroupSize) + sizes.declaration() +
+                     decls + rows + sharedArray(layout, ct, "red") +
+                     combineFunctions(ct) + helpers + "void main() {\n" +
+                     rowPrologue() + loadRowValues(values);
   if (!rms)
-    code +=
-        fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
-        forEachValue(values, "      sum += xv;\n") +
-        reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
-        fmt::format("  {} mean = sum / {};\n", ct, glsl::literal(et, length));
-  code += fmt::format("  {} squares = {};\n", ct, glsl::literal(et, 0)) +
-          forEachValue(values, fmt::format("      {} d = xv{};\n"
-                                           "      squares += d * d;\n",
-                                           ct, rms ? "" : " - mean")) +
-          reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
-          fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n",
-                      ct, glsl::literal(et, 1), glsl::literal(et, length),
-                      glsl::literal(et, epsilon));
+    code += fmt::format("  {} sum = {};\n", ct, glsl::literal(et, 0)) +
+            forEachValue(values, "      sum += xv;\n") +
+            reduceAcrossRow(layout, {{"sum", "red"}}, "combineSum") +
+            fmt::format("  {} mean = sum / {};\n", ct, length);
+  code +=
+      fmt::format("  {} squares = {};\n", ct, glsl::literal(et, 0)) +
+      forEachValue(values, fmt::format("      {} d = xv{};\n"
+                                       "      squares += d * d;\n",
+                                       ct, rms ? "" : " - mean")) +
+      reduceAcrossRow(layout, {{"squares", "red"}}, "combineSum") +
+      fmt::format("  {0} invStdDev = {1} / sqrt(squares / {2} + {3});\n", ct,
+                  glsl::literal(et, 1), length, glsl::literal(et, epsilon));
   if (outputs.y)
     code += forEachValue(values,
                          "      " + glsl::store(et, "y", "at", value) + "\n");
   if (!stats.empty())
     code += "  if (inRange && slot == 0u) {\n" + stats + "  }\n";
   spec.glsl = code + "}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+  dispatchRows(ctx, spec, sizes, getNumWorkgroups(ctx, space, layout),
                bindings);
   return success();
 }
+
+/// The dims of LayerNormalization's Mean and InvStdDev: x's before `axis`,
+/// then 1s.
+static SmallVector<Size> getStatsDims(ArrayRef<Size> dims, int64_t axis) {
+  SmallVector<Size> result(dims.take_front(axis));
+  result.append(dims.size() - axis, Size(1));
+  return result;
+}
+
+static bool isZero(Size size) { return size.isStatic() && size.constant == 0; }
 
 static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
@@ -247,10 +300,13 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
     axis += rank;
   llvm::SmallBitVector reduced(rank);
   reduced.set(axis, rank);
-  RowSpace space = getRowSpace(type.getShape(), reduced);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
 
   LayerNormOutputs outputs;
-  outputs.y = ctx.allocate(type);
+  outputs.y = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), outputs.y);
   // Mean and InvStdDev are computed only if used.
   for (unsigned i = 1; i < op->getNumResults(); ++i) {
@@ -259,13 +315,13 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
       continue;
     if (reportUnsupported(ctx, getTensorType(result).getElementType()))
       return failure();
-    Value view = ctx.allocate(getTensorType(result));
+    Value view = ctx.allocate(getTensorType(result), getStatsDims(dims, axis));
     ctx.setResult(result, view);
     (i == 1 ? outputs.mean : outputs.invStdDev) = view;
   }
-  if (space.numRows == 0)
+  if (isZero(space.numRows))
     return success();
-  if (space.rowLength == 0)
+  if (isZero(space.rowLength))
     return ctx.emitError() << "cannot normalize over no elements";
 
   // One kernel writes everything if the target binds enough buffers;
@@ -295,13 +351,16 @@ static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
     axis += rank;
   llvm::SmallBitVector reduced(rank);
   reduced.set(axis, rank);
-  RowSpace space = getRowSpace(type.getShape(), reduced);
+  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+  if (dims.size() != size_t(rank))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
   LayerNormOutputs outputs;
-  outputs.y = ctx.allocate(type);
+  outputs.y = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), outputs.y);
-  if (space.numRows == 0)
+  if (isZero(space.numRows))
     return success();
-  if (space.rowLength == 0)
+  if (isZero(space.rowLength))
     return ctx.emitError() << "cannot normalize over no elements";
   return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
 }
@@ -408,10 +467,10 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
 }
 
 static const KernelGenerator normalizationGenerators[] = {
-    {"onnx.Softmax", lowerSoftmax},
-    {"onnx.LogSoftmax", lowerSoftmax},
-    {"onnx.LayerNormalization", lowerLayerNorm},
-    {"onnx.RMSNormalization", lowerRMSNorm},
+    {"onnx.Softmax", lowerSoftmax, /*dynamicDims=*/true},
+    {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
+    {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
+    {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.BatchNormalization", lowerBatchNorm},
 };
 

@@ -179,8 +179,12 @@ static LogicalResult lowerGlobalPool(Operation *op, LoweringContext &ctx) {
   int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
   llvm::SmallBitVector reduced(rank);
   reduced.set(2, rank);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
   Value output =
-      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()));
+      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()),
+                   getReducedDims(dims, reduced, /*keepDims=*/true));
   ctx.setResult(op->getResult(0), output);
   return lowerReduction(ctx, data, reduced, kind, output);
 }
@@ -188,8 +192,10 @@ static LogicalResult lowerGlobalPool(Operation *op, LoweringContext &ctx) {
 static const KernelGenerator poolGenerators[] = {
     {"onnx.MaxPool", lowerPool},
     {"onnx.AveragePool", lowerPool},
-    {"onnx.GlobalAveragePool", lowerGlobalPool<ReduceKind::Mean>},
-    {"onnx.GlobalMaxPool", lowerGlobalPool<ReduceKind::Max>},
+    {"onnx.GlobalAveragePool", lowerGlobalPool<ReduceKind::Mean>,
+     /*dynamicDims=*/true},
+    {"onnx.GlobalMaxPool", lowerGlobalPool<ReduceKind::Max>,
+     /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getPoolGenerators() { return poolGenerators; }

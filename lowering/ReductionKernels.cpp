@@ -83,23 +83,27 @@ static Type getPartialType(Type type) {
 
 /// One kernel reducing the rows of `space` in `input` (null when empty, of
 /// element type `inType`) into `output` (of `outType`), dividing by
-/// `meanCount` for a mean.
+/// `meanCount` for a mean (nonzero where it is known only at run time), on
+/// `workgroups`.
 static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
                              const RowSpace &space, const RowLayout &layout,
-                             ReduceKind kind, int64_t meanCount, Value output,
-                             Type outType) {
+                             ReduceKind kind, Size meanCount, Value output,
+                             Type outType, Size workgroups) {
+  KernelSizes sizes(ctx);
   std::string ct = glsl::computeType(inType);
   std::string result = "acc";
   if (kind == ReduceKind::Mean) {
-    if (meanCount == 0)
+    if (!meanCount.isStatic())
+      result = fmt::format("acc / {}({})", ct, sizes.get(meanCount));
+    else if (meanCount.constant == 0)
       result =
           glsl::isFloat(inType)
               ? glsl::literal(inType, std::numeric_limits<double>::quiet_NaN())
               : glsl::integerLiteral(inType, 0);
     else if (glsl::isFloat(inType))
-      result = "acc / " + glsl::literal(inType, double(meanCount));
+      result = "acc / " + glsl::literal(inType, double(meanCount.constant));
     else
-      result = "acc / " + glsl::integerLiteral(inType, meanCount);
+      result = "acc / " + glsl::integerLiteral(inType, meanCount.constant);
   }
 
   KernelSpec spec;
@@ -107,18 +111,20 @@ static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
   if (layout.chunks > 1)
     spec.name += "_chunks";
   spec.workgroupSize = {layout.size(), 1, 1};
-  std::string &glsl = spec.glsl;
-  glsl = glsl::header(spec.workgroupSize);
+  std::string decls;
   SmallVector<Value> bindings;
   if (input) {
-    glsl += glsl::buffer(0, gpu::Access::Read, inType, "x");
+    decls += glsl::buffer(0, gpu::Access::Read, inType, "x");
     spec.bindings.push_back(gpu::Access::Read);
     bindings.push_back(input);
   }
-  glsl += glsl::buffer(bindings.size(), gpu::Access::Write, outType, "y");
+  decls += glsl::buffer(bindings.size(), gpu::Access::Write, outType, "y");
   spec.bindings.push_back(gpu::Access::Write);
   bindings.push_back(output);
-  glsl += rowDeclarations(space, layout) + sharedArray(layout, ct, "red");
+  std::string rows = rowDeclarations(sizes, space, layout);
+  std::string &glsl = spec.glsl;
+  glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + decls + rows +
+         sharedArray(layout, ct, "red");
   glsl += fmt::format("{0} fold({0} a, {0} b) {{ return {1}; }}\n"
                       "void combine(uint a, uint b) {{\n"
                       "  red[a] = fold(red[a], red[b]);\n"
@@ -132,8 +138,7 @@ static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
   glsl += reduceAcrossRow(layout, {{"acc", "red"}}, "combine") +
           "  if (inRange && slot == 0u)\n    " +
           glsl::store(outType, "y", "row", result) + "\n}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
-               bindings);
+  dispatchRows(ctx, spec, sizes, workgroups, bindings);
 }
 
 LogicalResult lowerReduction(LoweringContext &ctx, Value input,
@@ -143,37 +148,73 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
   Type type = inputType.getElementType();
   if (reportUnsupported(ctx, type))
     return failure();
-  RowSpace space = getRowSpace(inputType.getShape(), reduced);
-  if (space.numRows == 0)
+  SmallVector<Size> dims = ctx.getDims(input);
+  if (dims.size() != size_t(inputType.getRank()))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
+  if (space.numRows.isStatic() && space.numRows.constant == 0)
     return success();
   // An empty input has nothing to bind: every row is the identity.
   Value inputView;
-  if (inputType.getNumElements() != 0 && !(inputView = ctx.getView(input)))
+  bool empty = space.rowLength.isStatic() && space.rowLength.constant == 0;
+  if (!empty && !(inputView = ctx.getView(input)))
     return failure();
 
   unsigned sharedBytes = getSharedBytes(type);
   RowLayout layout = chooseRowLayout(ctx.getTarget(), space, sharedBytes,
                                      /*allowChunks=*/true);
   if (layout.chunks == 1) {
-    emitReduceKernel(ctx, inputView, type, space, layout, kind, space.rowLength,
-                     output, type);
+    emitReduceKernel(
+        ctx, inputView, type, space, layout, kind, space.rowLength, output,
+        type, getNumWorkgroups(ctx, space, layout, inputView != nullptr));
+    // A row length known only at run time may be 0: then this kernel, which
+    // binds nothing, writes the identity instead. It reads no element, so
+    // its rows have no offsets (and no push constants the shader drops).
+    if (!space.rowLength.isStatic()) {
+      RowSpace none;
+      none.numRows = space.numRows;
+      none.rowLength = 0;
+      RowLayout noneLayout = layout;
+      noneLayout.chunkLength = 0;
+      emitReduceKernel(ctx, nullptr, type, none, noneLayout, kind, 0, output,
+                       type,
+                       ctx.mul(getNumWorkgroups(ctx, space, layout, false),
+                               ctx.arith("gpu.subi", 1, ctx.arith("gpu.mini", space.rowLength, 1))));
+    }
     return success();
   }
   // Each chunk of a row gives a partial result, [chunk][row]; a second
   // kernel reduces the chunks of each row (a mean divides only there).
+  // Chunks are cut only where every size is known.
+  int64_t numRows = space.numRows.constant;
   Type partialType = getPartialType(type);
   Value partials = ctx.allocate(
-      RankedTensorType::get({layout.chunks, space.numRows}, partialType));
+      RankedTensorType::get({layout.chunks, numRows}, partialType));
   emitReduceKernel(ctx, inputView, type, space, layout,
                    kind == ReduceKind::Mean ? ReduceKind::Sum : kind, 0,
-                   partials, partialType);
+                   partials, partialType, getNumWorkgroups(ctx, space, layout));
   llvm::SmallBitVector chunkDim(2);
   chunkDim.set(0);
-  RowSpace chunkSpace = getRowSpace({layout.chunks, space.numRows}, chunkDim);
-  emitReduceKernel(ctx, partials, partialType, chunkSpace,
-                   chooseRowLayout(ctx.getTarget(), chunkSpace, sharedBytes),
-                   kind, space.rowLength, output, type);
+  RowSpace chunkSpace =
+      getRowSpace(ctx, {Size(layout.chunks), Size(numRows)}, chunkDim);
+  RowLayout chunkLayout =
+      chooseRowLayout(ctx.getTarget(), chunkSpace, sharedBytes);
+  emitReduceKernel(ctx, partials, partialType, chunkSpace, chunkLayout, kind,
+                   space.rowLength, output, type,
+                   getNumWorkgroups(ctx, chunkSpace, chunkLayout));
   return success();
+}
+
+SmallVector<Size> getReducedDims(ArrayRef<Size> dims,
+                                 const llvm::SmallBitVector &reduced,
+                                 bool keepDims) {
+  SmallVector<Size> result;
+  for (auto [d, dim] : llvm::enumerate(dims))
+    if (!reduced[d])
+      result.push_back(dim);
+    else if (keepDims)
+      result.push_back(Size(1));
+  return result;
 }
 
 static LogicalResult lowerReduceOp(Operation *op, LoweringContext &ctx,
@@ -199,8 +240,12 @@ static LogicalResult lowerReduceOp(Operation *op, LoweringContext &ctx,
   llvm::SmallBitVector reduced(rank, axes.empty());
   for (int64_t axis : axes)
     reduced.set(axis < 0 ? axis + rank : axis);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
   Value output =
-      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()));
+      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()),
+                   getReducedDims(dims, reduced, attrs.getInt("keepdims")));
   ctx.setResult(op->getResult(0), output);
   return lowerReduction(ctx, data, reduced, kind, output);
 }
@@ -226,14 +271,21 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   int64_t axis = attrs.getInt("axis");
   llvm::SmallBitVector reduced(rank);
   reduced.set(axis < 0 ? axis + rank : axis);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  Value output = ctx.allocate(resultType);
+  Value output = ctx.allocate(
+      resultType, getReducedDims(dims, reduced, attrs.getInt("keepdims")));
   ctx.setResult(op->getResult(0), output);
-  RowSpace space = getRowSpace(inputType.getShape(), reduced);
-  if (space.numRows == 0 || space.rowLength == 0)
-    return space.numRows == 0
-               ? success()
-               : ctx.emitError() << "cannot take the maximum of no elements";
+  RowSpace space = getRowSpace(ctx, dims, reduced);
+  auto isZero = [](Size s) { return s.isStatic() && s.constant == 0; };
+  if (isZero(space.numRows))
+    return success();
+  // A row length of 0 known only at run time dispatches nothing (ONNX
+  // leaves that undefined; the reference backend reports it).
+  if (isZero(space.rowLength))
+    return ctx.emitError() << "cannot take the maximum of no elements";
   Value input = ctx.getView(data);
   if (!input)
     return failure();
@@ -241,15 +293,17 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   RowLayout layout =
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(type) + 4);
   std::string ct = glsl::computeType(type);
+  KernelSizes sizes(ctx);
+  std::string rows = rowDeclarations(sizes, space, layout);
   KernelSpec spec;
   spec.name = "argmax";
   spec.workgroupSize = {layout.size(), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Write};
   spec.glsl =
-      glsl::header(spec.workgroupSize) +
+      glsl::header(spec.workgroupSize) + sizes.declaration() +
       glsl::buffer(0, gpu::Access::Read, type, "x") +
       glsl::buffer(1, gpu::Access::Write, resultType.getElementType(), "y") +
-      rowDeclarations(space, layout) + sharedArray(layout, ct, "red_v") +
+      rows + sharedArray(layout, ct, "red_v") +
       sharedArray(layout, "uint", "red_i") +
       fmt::format("const uint NONE = 0xffffffffu;\n"
                   "bool better({0} b, uint bi, {0} a, uint ai) {{\n"
@@ -278,17 +332,17 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
       "  if (inRange && slot == 0u)\n    " +
       glsl::store(resultType.getElementType(), "y", "row", "int64_t(index)") +
       "\n}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {layout.numWorkgroups(space), 1, 1},
+  dispatchRows(ctx, spec, sizes, getNumWorkgroups(ctx, space, layout),
                {input, output});
   return success();
 }
 
 static const KernelGenerator reductionGenerators[] = {
-    {"onnx.ReduceSum", lowerReduce<ReduceKind::Sum>},
-    {"onnx.ReduceMean", lowerReduce<ReduceKind::Mean>},
-    {"onnx.ReduceMax", lowerReduce<ReduceKind::Max>},
-    {"onnx.ReduceMin", lowerReduce<ReduceKind::Min>},
-    {"onnx.ArgMax", lowerArgMax},
+    {"onnx.ReduceSum", lowerReduce<ReduceKind::Sum>, /*dynamicDims=*/true},
+    {"onnx.ReduceMean", lowerReduce<ReduceKind::Mean>, /*dynamicDims=*/true},
+    {"onnx.ReduceMax", lowerReduce<ReduceKind::Max>, /*dynamicDims=*/true},
+    {"onnx.ReduceMin", lowerReduce<ReduceKind::Min>, /*dynamicDims=*/true},
+    {"onnx.ArgMax", lowerArgMax, /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getReductionGenerators() {

@@ -12,6 +12,7 @@
 
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
+#include "lowering/KernelSizes.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -28,12 +29,20 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   Type et = type.getElementType();
   if (reportUnsupported(ctx, et))
     return failure();
-  ArrayRef<int64_t> shape = type.getShape();
-  bool is4d = shape.size() == 4;
+  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+  if (dims.size() != size_t(type.getRank()))
+    return failure();
+  bool is4d = dims.size() == 4;
   onnx::OpAttrs attrs(op);
-  int64_t seq = shape[is4d ? 2 : 1];
-  int64_t heads = is4d ? shape[1] : attrs.getInt("num_heads");
-  int64_t headSize = is4d ? shape[3] : shape[2] / heads;
+  // Batch and seq may be known only at run time; the head size picks the
+  // pairs and must be known.
+  Size seq = dims[is4d ? 2 : 1];
+  Size heads = is4d ? dims[1] : Size(attrs.getInt("num_heads"));
+  Size hidden = dims[is4d ? 3 : 2];
+  if (!hidden.isStatic() || !heads.isStatic())
+    return ctx.emitError() << "needs the number of heads and the head size "
+                              "known when it is compiled";
+  int64_t headSize = is4d ? hidden.constant : hidden.constant / heads.constant;
   int64_t rotaryDim = attrs.getInt("rotary_embedding_dim");
   if (!rotaryDim)
     rotaryDim = headSize;
@@ -49,10 +58,10 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
               "target's "
            << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
 
-  Value out = ctx.allocate(type);
+  Value out = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), out);
-  int64_t total = type.getNumElements();
-  if (total == 0)
+  Size total = getNumElements(ctx, dims);
+  if (total.isStatic() && total.constant == 0)
     return success();
   SmallVector<Value> views;
   for (unsigned i = 0; i < 3u + hasPositions; ++i) {
@@ -62,7 +71,8 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   }
   views.push_back(out);
 
-  using glsl::uintLiteral;
+  KernelSizes sizes(ctx);
+  auto uintLiteral = [&](Size size) { return sizes.get(size); };
   std::string ct = glsl::computeType(et);
   KernelSpec spec;
   spec.name = "rotary_embedding";
@@ -75,8 +85,10 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   if (hasPositions) {
     Type idType =
         cast<RankedTensorType>(op->getOperand(3).getType()).getElementType();
-    int64_t maxPosition =
-        cast<RankedTensorType>(op->getOperand(1).getType()).getShape()[0];
+    SmallVector<Size> cacheDims = ctx.getDims(op->getOperand(1));
+    if (cacheDims.empty())
+      return failure();
+    Size maxPosition = cacheDims[0];
     decls += datamovement::indexBuffer(3, idType, "positions");
     spec.bindings.push_back(gpu::Access::Read);
     row = datamovement::readIndex(idType, "positions", "bt", "p") +
@@ -84,7 +96,9 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                       "    {}\n"
                       "    return;\n"
                       "  }}\n",
-                      maxPosition,
+                      maxPosition.isStatic()
+                          ? std::to_string(maxPosition.constant)
+                          : "int(" + sizes.get(maxPosition) + ")",
                       glsl::store(et, "y", "i", glsl::literal(et, 0))) +
           "  uint row = uint(p);\n";
   } else {
@@ -111,8 +125,8 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                                        "  bool first = d < {0};\n"
                                        "  uint ia = base + k, ib = ia + {0};\n",
                                        uintLiteral(half));
-  spec.glsl =
-      glsl::header(spec.workgroupSize) + decls + "void main() {\n" +
+  std::string body =
+      "void main() {\n"
       "  uint i = gl_GlobalInvocationID.x;\n" +
       fmt::format("  if (i >= {}) return;\n", uintLiteral(total)) +
       fmt::format("  uint d = i % {};\n", uintLiteral(headSize)) +
@@ -133,14 +147,25 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
       "  " +
       glsl::store(et, "y", "i", "first ? a * c - bv * s : bv * c + a * s") +
       "\n}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {uint32_t(glsl::ceilDiv(total, spec.workgroupSize[0])), 1, 1},
-               views);
+  spec.glsl =
+      glsl::header(spec.workgroupSize) + sizes.declaration() + decls + body;
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  if (total.isStatic())
+    ctx.dispatch(
+        kernel,
+        {uint32_t(glsl::ceilDiv(total.constant, spec.workgroupSize[0])), 1, 1},
+        views);
+  else
+    ctx.dispatch(kernel,
+                 {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
+                 views, push);
   return success();
 }
 
 static const KernelGenerator rotaryGenerators[] = {
-    {"onnx.RotaryEmbedding", lowerRotary},
+    {"onnx.RotaryEmbedding", lowerRotary, /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getRotaryGenerators() { return rotaryGenerators; }

@@ -13,25 +13,32 @@
 
 namespace onyx::lowering {
 
-RowSpace getRowSpace(ArrayRef<int64_t> shape,
+bool RowSpace::isStatic() const {
+  auto isStatic = [](Size s) { return s.isStatic(); };
+  return llvm::all_of(rowSizes, isStatic) &&
+         llvm::all_of(elementSizes, isStatic) &&
+         llvm::all_of(rowStrides, isStatic) &&
+         llvm::all_of(elementStrides, isStatic);
+}
+
+RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
                      const llvm::SmallBitVector &reduced) {
   RowSpace space;
-  SmallVector<int64_t> strides = onnx::getStrides(shape);
+  SmallVector<Size> strides = getStrides(ctx, dims);
   // Walk inside out so that a dimension merges into the one inside it.
   std::optional<bool> innerKind;
   bool innermostKept = false;
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (shape[d] == 1)
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (dims[d].isStatic() && dims[d].constant == 1)
       continue;
     bool isReduced = reduced[d];
-    SmallVector<int64_t> &sizes =
-        isReduced ? space.elementSizes : space.rowSizes;
-    SmallVector<int64_t> &dimStrides =
+    SmallVector<Size> &sizes = isReduced ? space.elementSizes : space.rowSizes;
+    SmallVector<Size> &dimStrides =
         isReduced ? space.elementStrides : space.rowStrides;
     if (innerKind == isReduced) {
-      sizes.back() *= shape[d];
+      sizes.back() = ctx.mul(sizes.back(), dims[d]);
     } else {
-      sizes.push_back(shape[d]);
+      sizes.push_back(dims[d]);
       dimStrides.push_back(strides[d]);
     }
     if (!innerKind)
@@ -44,10 +51,8 @@ RowSpace getRowSpace(ArrayRef<int64_t> shape,
   std::reverse(space.rowStrides.begin(), space.rowStrides.end());
   std::reverse(space.elementSizes.begin(), space.elementSizes.end());
   std::reverse(space.elementStrides.begin(), space.elementStrides.end());
-  for (int64_t s : space.rowSizes)
-    space.numRows *= s;
-  for (int64_t s : space.elementSizes)
-    space.rowLength *= s;
+  space.numRows = getNumElements(ctx, space.rowSizes);
+  space.rowLength = getNumElements(ctx, space.elementSizes);
   return space;
 }
 
@@ -59,12 +64,19 @@ static uint32_t powerOf2Ceil(int64_t n) {
              : uint32_t(std::bit_ceil(uint64_t(std::min<int64_t>(n, 1 << 30))));
 }
 
+/// What the layout assumes of a size known only at run time: more than a
+/// workgroup takes.
+static int64_t estimate(Size size) {
+  return size.isStatic() ? size.constant : int64_t(1) << 20;
+}
+
 /// The layout of `numRows` rows of `rowLength` elements, at most `maxSize`
 /// invocations.
 static RowLayout chooseLayout(const RowSpace &space, int64_t rowLength,
                               int64_t numRows, uint32_t maxSize) {
   RowLayout layout;
-  layout.interleaved = space.interleave > 1;
+  int64_t interleave = estimate(space.interleave);
+  layout.interleaved = interleave > 1;
   // Each invocation folds a few elements in registers before the tree: a
   // deeper tree costs a barrier per level.
   constexpr int64_t kElementsPerInvocation = 4;
@@ -72,7 +84,7 @@ static RowLayout chooseLayout(const RowSpace &space, int64_t rowLength,
                                 kElementsPerInvocation);
   if (layout.interleaved) {
     // 32 adjacent rows make a step of the workgroup read whole cache lines.
-    layout.lanes = std::min({powerOf2Ceil(space.interleave), 32u, maxSize});
+    layout.lanes = std::min({powerOf2Ceil(interleave), 32u, maxSize});
     layout.depth = std::min(depth, maxSize / layout.lanes);
   } else {
     layout.depth = std::min(depth, maxSize);
@@ -80,7 +92,6 @@ static RowLayout chooseLayout(const RowSpace &space, int64_t rowLength,
   // Short rows leave room for more rows per workgroup.
   layout.lanes = std::max(
       layout.lanes, std::min(maxSize / layout.depth, powerOf2Ceil(numRows)));
-  layout.chunkLength = rowLength;
   return layout;
 }
 
@@ -95,66 +106,106 @@ RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
                                     sharedBytesPerInvocation);
   maxSize = std::bit_floor(std::max(maxSize, 1u));
 
-  RowLayout layout =
-      chooseLayout(space, space.rowLength, space.numRows, maxSize);
+  int64_t numRows = estimate(space.numRows);
+  int64_t rowLength = estimate(space.rowLength);
+  RowLayout layout = chooseLayout(space, rowLength, numRows, maxSize);
+  layout.chunkLength = space.rowLength;
+  if (!space.isStatic())
+    return layout;
   // Fewer workgroups than this leave a large GPU mostly idle (a Hopper GPU
   // holds 8 of 256 invocations on each of its 132 multiprocessors); chunks
   // of at least 16 elements per invocation keep the second pass small.
   constexpr uint64_t kMinWorkgroups = 1024;
-  uint64_t numWorkgroups = layout.numWorkgroups(space);
+  uint64_t numWorkgroups = (numRows + layout.lanes - 1) / layout.lanes;
   const int64_t minChunkLength = 16 * int64_t(layout.depth);
   if (!allowChunks || numWorkgroups >= kMinWorkgroups ||
-      space.rowLength < 2 * minChunkLength)
+      rowLength < 2 * minChunkLength)
     return layout;
   int64_t chunks =
-      std::min<int64_t>(space.rowLength / minChunkLength,
+      std::min<int64_t>(rowLength / minChunkLength,
                         (kMinWorkgroups + numWorkgroups - 1) / numWorkgroups);
-  int64_t length = (space.rowLength + chunks - 1) / chunks;
-  layout = chooseLayout(space, length, space.numRows * chunks, maxSize);
+  int64_t length = (rowLength + chunks - 1) / chunks;
+  layout = chooseLayout(space, length, numRows * chunks, maxSize);
   layout.chunks = chunks;
+  layout.chunkLength = length;
   return layout;
 }
 
-/// The input offset of flat index `var` over dimensions `sizes` (outermost
+Size getNumWorkgroups(LoweringContext &ctx, const RowSpace &space,
+                      const RowLayout &layout, bool needsElements) {
+  Size groups =
+      ctx.ceilDiv(ctx.mul(space.numRows, layout.chunks), int64_t(layout.lanes));
+  if (needsElements && !space.rowLength.isStatic())
+    groups = ctx.mul(groups, ctx.arith("gpu.mini", space.rowLength, 1));
+  return groups;
+}
+
+/// The input offset of flat index `var` over dimensions `dims` (outermost
 /// first) with input strides `strides`.
-static std::string offsetExpr(ArrayRef<int64_t> sizes,
-                              ArrayRef<int64_t> strides, StringRef var) {
+static std::string offsetExpr(LoweringContext &ctx, KernelSizes &sizes,
+                              ArrayRef<Size> dims, ArrayRef<Size> strides,
+                              StringRef var) {
   std::string expr;
-  int64_t inner = 1;
-  for (size_t d = sizes.size(); d-- > 0;) {
+  Size inner = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
     std::string coord = var.str();
-    if (inner != 1)
-      coord = fmt::format("({} / {}u)", coord, inner);
+    if (!inner.isStatic() || inner.constant != 1)
+      coord = fmt::format("({} / {})", coord, sizes.get(inner));
     // The outermost coordinate needs no modulo: the index is in range.
     if (d != 0)
-      coord = fmt::format("({} % {}u)", coord, sizes[d]);
+      coord = fmt::format("({} % {})", coord, sizes.get(dims[d]));
     std::string term =
-        strides[d] == 1 ? coord : fmt::format("{} * {}u", coord, strides[d]);
+        strides[d].isStatic() && strides[d].constant == 1
+            ? coord
+            : fmt::format("{} * {}", coord, sizes.get(strides[d]));
     expr = expr.empty() ? term : term + " + " + expr;
-    inner *= sizes[d];
+    if (d != 0)
+      inner = ctx.mul(inner, dims[d]);
   }
   return expr.empty() ? "0u" : expr;
 }
 
-std::string rowDeclarations(const RowSpace &space, const RowLayout &layout) {
-  return fmt::format(
-      "const uint ROWS = {}u;\n"
-      "const uint LENGTH = {}u;\n"
-      "const uint LANES = {}u;\n"
-      "const uint DEPTH = {}u;\n"
-      "const uint CHUNKS = {}u;\n"
-      "const uint CHUNK_LENGTH = {}u;\n"
-      "// Invocation lane * LANE_STRIDE + slot * SLOT_STRIDE works on row\n"
-      "// `lane` of the workgroup.\n"
-      "const uint LANE_STRIDE = {}u;\n"
-      "const uint SLOT_STRIDE = {}u;\n"
-      "uint rowOffset(uint row) {{ return {}; }}\n"
-      "uint elementOffset(uint i) {{ return {}; }}\n",
-      space.numRows, space.rowLength, layout.lanes, layout.depth, layout.chunks,
-      layout.chunkLength, layout.interleaved ? 1 : layout.depth,
-      layout.interleaved ? layout.lanes : 1,
-      offsetExpr(space.rowSizes, space.rowStrides, "row"),
-      offsetExpr(space.elementSizes, space.elementStrides, "i"));
+std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
+                            const RowLayout &layout) {
+  // A size known at run time is a macro: GLSL constants must be known when
+  // the shader compiles.
+  auto size = [&](StringRef name, Size value) {
+    if (value.isStatic())
+      return fmt::format("const uint {} = {}u;\n", name.str(), value.constant);
+    return fmt::format("#define {} {}\n", name.str(), sizes.get(value));
+  };
+  LoweringContext &ctx = sizes.getContext();
+  return size("ROWS", space.numRows) + size("LENGTH", space.rowLength) +
+         fmt::format("const uint LANES = {}u;\n"
+                     "const uint DEPTH = {}u;\n"
+                     "const uint CHUNKS = {}u;\n",
+                     layout.lanes, layout.depth, layout.chunks) +
+         size("CHUNK_LENGTH", layout.chunkLength) +
+         fmt::format(
+             "// Invocation lane * LANE_STRIDE + slot * SLOT_STRIDE works on "
+             "row\n"
+             "// `lane` of the workgroup.\n"
+             "const uint LANE_STRIDE = {}u;\n"
+             "const uint SLOT_STRIDE = {}u;\n"
+             "uint rowOffset(uint row) {{ return {}; }}\n"
+             "uint elementOffset(uint i) {{ return {}; }}\n",
+             layout.interleaved ? 1 : layout.depth,
+             layout.interleaved ? layout.lanes : 1,
+             offsetExpr(ctx, sizes, space.rowSizes, space.rowStrides, "row"),
+             offsetExpr(ctx, sizes, space.elementSizes, space.elementStrides,
+                        "i"));
+}
+
+void dispatchRows(LoweringContext &ctx, KernelSpec &spec,
+                  const KernelSizes &sizes, Size workgroups,
+                  ValueRange bindings) {
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  if (workgroups.isStatic() && push.empty())
+    ctx.dispatch(kernel, {uint64_t(workgroups.constant), 1, 1}, bindings);
+  else
+    ctx.dispatch(kernel, {workgroups, 1, 1}, bindings, push);
 }
 
 std::string rowPrologue() {
@@ -179,8 +230,10 @@ std::string forEachElement(StringRef body) {
 RowValues getRowValues(const RowLayout &layout, StringRef type,
                        StringRef load) {
   RowValues values{type.str(), load.str(), 0};
+  if (!layout.chunkLength.isStatic())
+    return values;
   int64_t perInvocation =
-      (layout.chunkLength + layout.depth - 1) / layout.depth;
+      (layout.chunkLength.constant + layout.depth - 1) / layout.depth;
   if (perInvocation <= kMaxCachedElements)
     values.cached = perInvocation;
   return values;

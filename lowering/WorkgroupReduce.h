@@ -22,6 +22,7 @@
 #pragma once
 
 #include "lowering/KernelGenerator.h"
+#include "lowering/KernelSizes.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -31,23 +32,26 @@ namespace onyx::lowering {
 
 /// How the rows of a reduction lie in its input, dimensions merged where
 /// adjacent ones are both kept or both reduced (and size-1 ones dropped).
+/// A size known only at run time (`?`) is an index value of the host
+/// program (KernelSizes.h); such a dimension is kept even if it may be 1.
 struct RowSpace {
   /// Kept dimensions, outermost first, and their strides in the input.
-  SmallVector<int64_t> rowSizes, rowStrides;
+  SmallVector<Size> rowSizes, rowStrides;
   /// Reduced dimensions, outermost first, and their strides in the input.
-  SmallVector<int64_t> elementSizes, elementStrides;
-  int64_t numRows = 1;
-  int64_t rowLength = 1;
+  SmallVector<Size> elementSizes, elementStrides;
+  Size numRows = 1;
+  Size rowLength = 1;
   /// How many consecutive rows interleave in memory: the size of the
   /// innermost dimension if it is kept, 1 if rows are contiguous.
-  int64_t interleave = 1;
+  Size interleave = 1;
+  bool isStatic() const;
 };
 
-/// The rows of a tensor of `shape` reduced over the dimensions set in
+/// The rows of a tensor of `dims` reduced over the dimensions set in
 /// `reduced`. Rows are numbered as the kept dimensions are laid out
 /// row-major, which is the output's order whether or not it keeps the
 /// reduced dimensions as 1.
-RowSpace getRowSpace(ArrayRef<int64_t> shape,
+RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
                      const llvm::SmallBitVector &reduced);
 
 /// How a workgroup covers rows: `lanes` rows, `depth` invocations each.
@@ -61,26 +65,42 @@ struct RowLayout {
   /// Invocations of adjacent rows are adjacent (rows interleave).
   bool interleaved = false;
   int64_t chunks = 1;
-  int64_t chunkLength = 0;
+  /// The row length when there is one chunk (maybe known only at run time).
+  Size chunkLength = 0;
   uint32_t size() const { return lanes * depth; }
-  uint64_t numWorkgroups(const RowSpace &space) const {
-    return (uint64_t(space.numRows) * chunks + lanes - 1) / lanes;
-  }
 };
 
 /// A layout for `space` that fits the target's workgroup limits and its
 /// shared memory, given `sharedBytesPerInvocation` (the partial results one
 /// invocation keeps in shared memory at a time). With `allowChunks`, rows
-/// too few to fill a GPU and long enough to share are cut into chunks.
+/// too few to fill a GPU and long enough to share are cut into chunks
+/// (static spaces only). Sizes known only at run time are taken as large:
+/// a dynamic row length gets the deepest tree, dynamic rows the most lanes
+/// the row length leaves.
 RowLayout chooseRowLayout(const gpu::TargetDesc &target, const RowSpace &space,
                           unsigned sharedBytesPerInvocation,
                           bool allowChunks = false);
 
-/// Global declarations: the constants ROWS, LENGTH, LANES, DEPTH, CHUNKS,
-/// CHUNK_LENGTH, and the functions `uint rowOffset(uint row)` and
-/// `uint elementOffset(uint i)` whose sum is the input index of element i
-/// of a row.
-std::string rowDeclarations(const RowSpace &space, const RowLayout &layout);
+/// The workgroups that cover the rows of `space`: with `needsElements`
+/// (kernels that bind the input), none when a row length known only at run
+/// time is 0, since an empty view cannot be bound.
+Size getNumWorkgroups(LoweringContext &ctx, const RowSpace &space,
+                      const RowLayout &layout, bool needsElements = true);
+
+/// Global declarations: the sizes ROWS, LENGTH, CHUNK_LENGTH (constants,
+/// or for sizes known at run time macros reading `sizes`' push constants),
+/// the constants LANES, DEPTH, CHUNKS, and the functions `uint
+/// rowOffset(uint row)` and `uint elementOffset(uint i)` whose sum is the
+/// input index of element i of a row. The kernel declares `sizes`' block
+/// (KernelSizes::declaration) before them.
+std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
+                            const RowLayout &layout);
+
+/// Makes `spec`'s kernel, with `sizes`' push constants, and dispatches it
+/// on `workgroups` with `bindings`.
+void dispatchRows(LoweringContext &ctx, KernelSpec &spec,
+                  const KernelSizes &sizes, Size workgroups,
+                  ValueRange bindings);
 
 /// The first statements of main(): `lane` and `slot` (this invocation's row
 /// in the workgroup and its place among the row's invocations), `row`,
@@ -147,6 +167,12 @@ enum class ReduceKind { Sum, Mean, Max, Min };
 LogicalResult lowerReduction(LoweringContext &ctx, Value input,
                              const llvm::SmallBitVector &reduced,
                              ReduceKind kind, Value output);
+
+/// The dims of the result of reducing `dims` over `reduced`: those
+/// dimensions dropped, or 1 with `keepDims`.
+SmallVector<Size> getReducedDims(ArrayRef<Size> dims,
+                                 const llvm::SmallBitVector &reduced,
+                                 bool keepDims);
 
 /// Bytes a value of the GLSL compute type of `elementType` takes in shared
 /// memory.
