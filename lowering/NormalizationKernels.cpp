@@ -188,6 +188,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
       chooseRowLayout(ctx.getTarget(), space, getSharedBytes(et));
   std::string ct = glsl::computeType(et);
   KernelSizes sizes(ctx);
+  std::string rows = rowDeclarations(sizes, space, layout);
   KernelSpec spec;
   spec.name = rms ? "rms_norm" : outputs.y ? "layer_norm" : "layer_norm_stats";
   spec.workgroupSize = {layout.size(), 1, 1};
@@ -249,7 +250,6 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                            ? glsl::literal(et, double(space.rowLength.constant))
                            : fmt::format("{}(LENGTH)", ct);
   RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
-  std::string rows = rowDeclarations(sizes, space, layout);
   std::string code = glsl::header(spec.workgroupSize) + sizes.declaration() +
                      decls + rows + sharedArray(layout, ct, "red") +
                      combineFunctions(ct) + helpers + "void main() {\n" +
@@ -376,13 +376,21 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
   for (Value operand : op->getOperands())
     if (reportUnsupported(ctx, getTensorType(operand).getElementType()))
       return failure();
-  Value output = ctx.allocate(type);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(type.getRank()))
+    return failure();
+  Value output = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), output);
-  int64_t total = type.getNumElements();
-  if (total == 0)
+  Size total = getNumElements(ctx, dims);
+  if (isZero(total))
     return success();
-  int64_t channels = type.getShape()[1];
-  int64_t plane = total / type.getShape()[0] / channels;
+  // Batch and spatial dims may be known only at run time; the channels
+  // size the coefficients.
+  if (!dims[1].isStatic())
+    return ctx.emitError() << "needs the number of channels known when it is "
+                              "compiled";
+  int64_t channels = dims[1].constant;
+  Size plane = getNumElements(ctx, ArrayRef<Size>(dims).drop_front(2));
   SmallVector<Value> params;
   for (unsigned i = 0; i < 5; ++i) {
     params.push_back(ctx.getView(op->getOperand(i)));
@@ -443,25 +451,28 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
   std::string x = glsl::convert(et, coefType, glsl::load(et, "x", "i"));
   std::string mean = glsl::convert(paramType(3), coefType,
                                    glsl::load(paramType(3), "mean", "c"));
-  apply.glsl =
-      glsl::header(apply.workgroupSize) +
-      glsl::buffer(0, gpu::Access::Read, et, "x") +
-      glsl::buffer(1, gpu::Access::Read, paramType(3), "mean") +
-      glsl::buffer(2, gpu::Access::Read, coefType, "coef") +
-      glsl::buffer(3, gpu::Access::Write, et, "y") +
+  KernelSizes sizes(ctx);
+  std::string count = sizes.get(total);
+  std::string planeSize = sizes.get(plane);
+  std::string body =
       fmt::format("void main() {{\n"
                   "  uint i = gl_GlobalInvocationID.x;\n"
-                  "  if (i >= {}u) return;\n"
-                  "  uint c = (i / {}u) % {}u;\n"
+                  "  if (i >= {}) return;\n"
+                  "  uint c = (i / {}) % {}u;\n"
                   "  {}\n"
                   "}}\n",
-                  total, plane, channels,
+                  count, planeSize, channels,
                   glsl::store(et, "y", "i",
                               glsl::convert(coefType, et,
                                             "(" + x + " - " + mean +
                                                 ") * coef.d[2u * c] + "
                                                 "coef.d[2u * c + 1u]")));
-  ctx.dispatch(ctx.getOrCreateKernel(apply), {glsl::ceilDiv(total, wg), 1, 1},
+  apply.glsl = glsl::header(apply.workgroupSize) + sizes.declaration() +
+               glsl::buffer(0, gpu::Access::Read, et, "x") +
+               glsl::buffer(1, gpu::Access::Read, paramType(3), "mean") +
+               glsl::buffer(2, gpu::Access::Read, coefType, "coef") +
+               glsl::buffer(3, gpu::Access::Write, et, "y") + body;
+  dispatchRows(ctx, apply, sizes, ctx.ceilDiv(total, int64_t(wg)),
                {params[0], params[3], coefs, output});
   return success();
 }
@@ -471,7 +482,7 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
     {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
-    {"onnx.BatchNormalization", lowerBatchNorm},
+    {"onnx.BatchNormalization", lowerBatchNorm, /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getNormalizationGenerators() {

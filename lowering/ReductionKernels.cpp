@@ -90,6 +90,7 @@ static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
                              ReduceKind kind, Size meanCount, Value output,
                              Type outType, Size workgroups) {
   KernelSizes sizes(ctx);
+  std::string rows = rowDeclarations(sizes, space, layout);
   std::string ct = glsl::computeType(inType);
   std::string result = "acc";
   if (kind == ReduceKind::Mean) {
@@ -121,7 +122,6 @@ static void emitReduceKernel(LoweringContext &ctx, Value input, Type inType,
   decls += glsl::buffer(bindings.size(), gpu::Access::Write, outType, "y");
   spec.bindings.push_back(gpu::Access::Write);
   bindings.push_back(output);
-  std::string rows = rowDeclarations(sizes, space, layout);
   std::string &glsl = spec.glsl;
   glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + decls + rows +
          sharedArray(layout, ct, "red");

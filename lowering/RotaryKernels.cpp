@@ -73,6 +73,9 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
 
   KernelSizes sizes(ctx);
   auto uintLiteral = [&](Size size) { return sizes.get(size); };
+  // The dynamic sizes, first, in a fixed order (their push-constant slots).
+  std::string totalSize = sizes.get(total);
+  std::string seqSize = sizes.get(seq);
   std::string ct = glsl::computeType(et);
   KernelSpec spec;
   spec.name = "rotary_embedding";
@@ -108,15 +111,13 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   spec.bindings.push_back(gpu::Access::Write);
 
   // Where element i sits: head h at position t of batch b, element d.
-  std::string locate = is4d
-                           ? fmt::format("  uint t = (i / {0}) % {1};\n"
-                                         "  uint b = i / ({0} * {1} * {2});\n",
-                                         uintLiteral(headSize),
-                                         uintLiteral(seq), uintLiteral(heads))
-                           : fmt::format("  uint t = (i / ({0} * {1})) % {2};\n"
-                                         "  uint b = i / ({0} * {1} * {2});\n",
-                                         uintLiteral(headSize),
-                                         uintLiteral(heads), uintLiteral(seq));
+  std::string locate =
+      is4d ? fmt::format("  uint t = (i / {0}) % {1};\n"
+                         "  uint b = i / ({0} * {1} * {2});\n",
+                         uintLiteral(headSize), seqSize, uintLiteral(heads))
+           : fmt::format("  uint t = (i / ({0} * {1})) % {2};\n"
+                         "  uint b = i / ({0} * {1} * {2});\n",
+                         uintLiteral(headSize), uintLiteral(heads), seqSize);
   std::string pair = interleaved
                          ? "  uint k = d / 2u;\n"
                            "  bool first = d % 2u == 0u;\n"
@@ -128,13 +129,13 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   std::string body =
       "void main() {\n"
       "  uint i = gl_GlobalInvocationID.x;\n" +
-      fmt::format("  if (i >= {}) return;\n", uintLiteral(total)) +
+      fmt::format("  if (i >= {}) return;\n", totalSize) +
       fmt::format("  uint d = i % {};\n", uintLiteral(headSize)) +
       fmt::format("  if (d >= {}) {{\n    {}\n    return;\n  }}\n",
                   uintLiteral(rotaryDim),
                   glsl::store(et, "y", "i", glsl::load(et, "x", "i"))) +
-      locate + fmt::format("  uint bt = b * {} + t;\n", uintLiteral(seq)) +
-      row + "  uint base = i - d;\n" + pair +
+      locate + fmt::format("  uint bt = b * {} + t;\n", seqSize) + row +
+      "  uint base = i - d;\n" + pair +
       fmt::format("  {0} a = {1};\n"
                   "  {0} bv = {2};\n"
                   "  {0} c = {3};\n"

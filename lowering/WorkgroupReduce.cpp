@@ -175,12 +175,19 @@ std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
     return fmt::format("#define {} {}\n", name.str(), sizes.get(value));
   };
   LoweringContext &ctx = sizes.getContext();
-  return size("ROWS", space.numRows) + size("LENGTH", space.rowLength) +
-         fmt::format("const uint LANES = {}u;\n"
-                     "const uint DEPTH = {}u;\n"
-                     "const uint CHUNKS = {}u;\n",
-                     layout.lanes, layout.depth, layout.chunks) +
-         size("CHUNK_LENGTH", layout.chunkLength) +
+  // One statement each: the push-constant slots follow this order.
+  std::string code = size("ROWS", space.numRows);
+  code += size("LENGTH", space.rowLength);
+  code += fmt::format("const uint LANES = {}u;\n"
+                      "const uint DEPTH = {}u;\n"
+                      "const uint CHUNKS = {}u;\n",
+                      layout.lanes, layout.depth, layout.chunks);
+  code += size("CHUNK_LENGTH", layout.chunkLength);
+  std::string rowOffset =
+      offsetExpr(ctx, sizes, space.rowSizes, space.rowStrides, "row");
+  std::string elementOffset =
+      offsetExpr(ctx, sizes, space.elementSizes, space.elementStrides, "i");
+  return code +
          fmt::format(
              "// Invocation lane * LANE_STRIDE + slot * SLOT_STRIDE works on "
              "row\n"
@@ -190,10 +197,7 @@ std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
              "uint rowOffset(uint row) {{ return {}; }}\n"
              "uint elementOffset(uint i) {{ return {}; }}\n",
              layout.interleaved ? 1 : layout.depth,
-             layout.interleaved ? layout.lanes : 1,
-             offsetExpr(ctx, sizes, space.rowSizes, space.rowStrides, "row"),
-             offsetExpr(ctx, sizes, space.elementSizes, space.elementStrides,
-                        "i"));
+             layout.interleaved ? layout.lanes : 1, rowOffset, elementOffset);
 }
 
 void dispatchRows(LoweringContext &ctx, KernelSpec &spec,

@@ -105,20 +105,26 @@ func.func @main(%x: tensor<1x?x16xf32>) -> (tensor<1x?x16xf32>, tensor<1x?x1xf32
   return %0, %1, %2, %3, %4 : tensor<1x?x16xf32>, tensor<1x?x1xf32>, tensor<1x?x1xf32>, tensor<1x?x16xf32>, tensor<1x?x16xf32>
 }
 
-// The global pools over spatial dims known only at run time.
+// The global pools and BatchNormalization over batch and spatial dims known
+// only at run time.
 // POOL: input set 0: {{.*}}, 0 kernels compiled, 0 pipelines created
-// POOL-COUNT-2: vs ref: {{.*}} PASS
+// POOL-COUNT-3: vs ref: {{.*}} PASS
 // POOL: input set 1: {{.*}}, 0 kernels compiled, 0 pipelines created
-// POOL-COUNT-2: vs ref: {{.*}} PASS
+// POOL-COUNT-3: vs ref: {{.*}} PASS
 // POOL: input set 2: {{.*}}, 0 kernels compiled, 0 pipelines created
 // POOL-NEXT: output 0: tensor<1x3x1x1xf32>
-// POOL-COUNT-2: vs ref: {{.*}} PASS
+// POOL-COUNT-3: vs ref: {{.*}} PASS
 
 //--- pool.mlir
-func.func @main(%x: tensor<?x3x?x?xf32>) -> (tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>) {
+func.func @main(%x: tensor<?x3x?x?xf32>) -> (tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>, tensor<?x3x?x?xf32>) {
+  %scale = onnx.Constant dense<[1.0, 2.0, 0.5]> : tensor<3xf32>
+  %bias = onnx.Constant dense<[0.0, -1.0, 1.0]> : tensor<3xf32>
+  %mean = onnx.Constant dense<[0.1, 0.2, -0.3]> : tensor<3xf32>
+  %var = onnx.Constant dense<[1.0, 4.0, 0.25]> : tensor<3xf32>
   %0 = "onnx.GlobalAveragePool"(%x) : (tensor<?x3x?x?xf32>) -> tensor<?x3x1x1xf32>
   %1 = "onnx.GlobalMaxPool"(%x) : (tensor<?x3x?x?xf32>) -> tensor<?x3x1x1xf32>
-  return %0, %1 : tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>
+  %2 = "onnx.BatchNormalization"(%x, %scale, %bias, %mean, %var) : (tensor<?x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x?x?xf32>
+  return %0, %1, %2 : tensor<?x3x1x1xf32>, tensor<?x3x1x1xf32>, tensor<?x3x?x?xf32>
 }
 
 // RotaryEmbedding at batch x seq 1x1, 2x3 and 1x5.

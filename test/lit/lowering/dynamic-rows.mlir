@@ -43,15 +43,15 @@ func.func @main(%x: tensor<1x?x16xf32>) -> (tensor<1x?x16xf32>, tensor<1x?x16xf3
 // again on each pass. The grid is multiplied by min(length, 1): an empty row
 // has nothing to bind.
 // CHECK-LABEL: gpu.kernel @softmax(read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32)
-// CHECK-SAME: #define ROWS pc.s1
-// CHECK-SAME: #define LENGTH pc.s0
+// CHECK-SAME: #define ROWS pc.s0
+// CHECK-SAME: #define LENGTH pc.s1
 // CHECK-SAME: const uint LANES = 1u;
 // CHECK-SAME: const uint DEPTH = 256u;
-// CHECK-SAME: #define CHUNK_LENGTH pc.s0
-// CHECK-SAME: uint rowOffset(uint row) { return row * pc.s0; }
+// CHECK-SAME: #define CHUNK_LENGTH pc.s1
+// CHECK-SAME: uint rowOffset(uint row) { return row * pc.s1; }
 // CHECK-NOT: xs[
 // CHECK: gpu.kernel @reduce_mean(read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32)
-// CHECK-SAME: y.d[row] = acc / float(pc.s0);
+// CHECK-SAME: y.d[row] = acc / float(pc.s1);
 // A mean over no elements is NaN: a second kernel, binding only the output,
 // writes it when the length is 0 (its grid is 0 otherwise).
 // CHECK: gpu.kernel @reduce_mean_1(write) workgroup_size(256, 1, 1) push_constants(ui32)
@@ -63,7 +63,7 @@ func.func @main(%x: tensor<1x?x16xf32>) -> (tensor<1x?x16xf32>, tensor<1x?x16xf3
 // CHECK-DAG: %[[LEN:.+]] = gpu.dim %arg0[1]
 // CHECK: %[[NONEMPTY:.+]] = gpu.mini %[[LEN]], %{{.+}}
 // CHECK: %[[GRID:.+]] = gpu.muli %[[ROWS]], %[[NONEMPTY]]
-// CHECK: gpu.dispatch @softmax[%[[GRID]], 1, 1](%{{.+}}, %{{.+}}) push(%[[LEN]], %[[ROWS]])
+// CHECK: gpu.dispatch @softmax[%[[GRID]], 1, 1](%{{.+}}, %{{.+}}) push(%[[ROWS]], %[[LEN]])
 // CHECK: gpu.dispatch @reduce_mean[%{{.+}}, 1, 1]
 // CHECK: %[[EMPTY:.+]] = gpu.subi %{{.+}}, %{{.+}}
 // CHECK: %[[GRID2:.+]] = gpu.muli %[[ROWS]], %[[EMPTY]]
@@ -113,6 +113,21 @@ func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x3x?x?xf32>) -> (tensor<?xi64>,
   %0 = "onnx.ArgMax"(%x) {axis = 1 : si64, keepdims = 0 : si64} : (tensor<?x?xf32>) -> tensor<?xi64>
   %1 = "onnx.GlobalAveragePool"(%y) : (tensor<?x3x?x?xf32>) -> tensor<?x3x1x1xf32>
   return %0, %1 : tensor<?xi64>, tensor<?x3x1x1xf32>
+}
+
+// -----
+
+// BatchNormalization with batch and spatial dims known at run time: the
+// coefficients kernel is static, the one applying them reads the count and
+// the plane size from push constants.
+// CHECK-LABEL: gpu.kernel @batch_norm_coefficients(read, read, read, write) workgroup_size(256, 1, 1) glsl(
+// CHECK: gpu.kernel @batch_norm(read, read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32)
+// CHECK-SAME: if (i >= pc.s0) return;
+// CHECK-SAME: uint c = (i / pc.s1) % 3u;
+func.func @main(%x: tensor<?x3x?xf32>) -> tensor<?x3x?xf32> {
+  %p = onnx.Constant dense<[1.0, 2.0, 0.5]> : tensor<3xf32>
+  %0 = "onnx.BatchNormalization"(%x, %p, %p, %p, %p) : (tensor<?x3x?xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x?xf32>
+  return %0 : tensor<?x3x?xf32>
 }
 
 // -----
