@@ -27,17 +27,19 @@
 // RUN:   | FileCheck %s --check-prefix=ROT
 
 // Softmax, LogSoftmax and the Reduce ops over rows of any length: a mean
-// of no elements is NaN, a max -inf, a min +inf, a sum over no rows 0.
-// ROWS: compile: {{.*}} (10 kernels compiled)
+// of no elements is NaN, a max -inf, a min +inf, a sum over no rows 0; a
+// ReduceSum without axes and with noop_with_empty_axes is its input, and a
+// Softmax over the outer axis reads rows that interleave.
+// ROWS: compile: {{.*}} (11 kernels compiled)
 // ROWS: input set 0: {{.*}}, 0 kernels compiled, 0 pipelines created
 // ROWS-NEXT: output 0: tensor<3x300xf32>
-// ROWS-COUNT-6: vs ref: {{.*}} PASS
+// ROWS-COUNT-8: vs ref: {{.*}} PASS
 // ROWS: input set 1: {{.*}}, 0 kernels compiled, 0 pipelines created
 // ROWS-NEXT: output 0: tensor<2x1xf32> = [1, 1]
 // ROWS-NEXT: output 1: tensor<2x1xf32> = [0, 0]
-// ROWS-COUNT-6: vs ref: {{.*}} PASS
+// ROWS-COUNT-8: vs ref: {{.*}} PASS
 // ROWS: input set 2: {{.*}}, 0 kernels compiled, 0 pipelines created
-// ROWS-COUNT-6: vs ref: {{.*}} PASS
+// ROWS-COUNT-8: vs ref: {{.*}} PASS
 // ROWS: input set 3: {{.*}}, 0 kernels compiled, 0 pipelines created
 // ROWS-NEXT: output 0: tensor<4x0xf32> = []
 // ROWS-NEXT: output 1: tensor<4x0xf32> = []
@@ -45,15 +47,15 @@
 // ROWS-NEXT: output 3: tensor<0xf32> = []
 // ROWS-NEXT: output 4: tensor<f32> = [-inf]
 // ROWS-NEXT: output 5: tensor<4x1xf32> = [inf, inf, inf, inf]
-// ROWS-COUNT-6: vs ref: {{.*}} PASS
+// ROWS-COUNT-8: vs ref: {{.*}} PASS
 // ROWS: input set 4: {{.*}}, 0 kernels compiled, 0 pipelines created
 // ROWS-NEXT: output 0: tensor<0x6xf32> = []
 // ROWS: output 3: tensor<6xf32> = [0, 0, 0, 0, 0, 0]
 // ROWS-NEXT: output 4: tensor<f32> = [-inf]
-// ROWS-COUNT-6: vs ref: {{.*}} PASS
+// ROWS-COUNT-8: vs ref: {{.*}} PASS
 
 //--- rows.mlir
-func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<f32>, tensor<?x1xf32>) {
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<f32>, tensor<?x1xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
   %last = onnx.Constant dense<-1> : tensor<1xi64>
   %first = onnx.Constant dense<0> : tensor<1xi64>
   %0 = "onnx.Softmax"(%x) : (tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -62,7 +64,9 @@ func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tenso
   %3 = "onnx.ReduceSum"(%x, %first) {keepdims = 0 : si64} : (tensor<?x?xf32>, tensor<1xi64>) -> tensor<?xf32>
   %4 = "onnx.ReduceMax"(%x) {keepdims = 0 : si64} : (tensor<?x?xf32>) -> tensor<f32>
   %5 = "onnx.ReduceMin"(%x, %last) : (tensor<?x?xf32>, tensor<1xi64>) -> tensor<?x1xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<f32>, tensor<?x1xf32>
+  %6 = "onnx.ReduceSum"(%x) {noop_with_empty_axes = 1 : si64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %7 = "onnx.Softmax"(%x) {axis = 0 : si64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<f32>, tensor<?x1xf32>, tensor<?x?xf32>, tensor<?x?xf32>
 }
 
 // LayerNorm and RMSNorm over a hidden size known only at run time (scale
