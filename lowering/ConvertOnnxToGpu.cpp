@@ -31,11 +31,7 @@ namespace onyx::lowering {
 namespace {
 
 /// Ops whose result is their first operand's bytes with another shape.
-bool isAlias(StringRef name) {
-  return name == "onnx.Reshape" || name == "onnx.Flatten" ||
-         name == "onnx.Squeeze" || name == "onnx.Unsqueeze" ||
-         name == "onnx.Identity" || name == "onnx.Dropout";
-}
+bool isAlias(StringRef name) { return isReshapeLike(name); }
 
 class ConvertOnnxToGpu : public Pass {
 public:
@@ -118,13 +114,7 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
         return op->emitOpError("operand 'training_mode' must be a constant "
                                "false to lower the op to GPU kernels");
     }
-    Value view = ctx.getView(op->getOperand(0));
-    if (!view)
-      return failure();
-    ctx.setResult(op->getResult(0),
-                  ctx.reinterpret(view, cast<RankedTensorType>(
-                                            op->getResult(0).getType())));
-    return success();
+    return lowerReshapeView(op, ctx);
   }
   if (!name.starts_with("onnx."))
     return op->emitOpError("cannot be lowered to the GPU: only onnx ops can");

@@ -580,11 +580,11 @@ LogicalResult lowerTile(Operation *op, LoweringContext &ctx) {
 
 const KernelGenerator generators[] = {
     {"onnx.Concat", lowerConcat, /*dynamicDims=*/true},
-    {"onnx.ConstantOfShape", lowerConstantOfShape},
+    {"onnx.ConstantOfShape", lowerConstantOfShape, /*dynamicDims=*/true},
     {"onnx.Gather", lowerGather, /*dynamicDims=*/true},
     {"onnx.GatherElements", lowerGatherElements, /*dynamicDims=*/true},
     {"onnx.Pad", lowerPad, /*dynamicDims=*/true},
-    {"onnx.Range", lowerRange},
+    {"onnx.Range", lowerRange, /*dynamicDims=*/true},
     {"onnx.ScatterElements", lowerScatterElements, /*dynamicDims=*/true},
     {"onnx.ScatterND", lowerScatterND, /*dynamicDims=*/true},
     {"onnx.Slice", lowerSlice, /*dynamicDims=*/true},

@@ -5,7 +5,8 @@
 // coordinates, loads every input at the coordinates numpy broadcasting maps
 // them to, and evaluates the ops of the tree in order, each as the GLSL
 // expression of its row in the elementwise table (dialect/onnx/Elementwise.h)
-// or, for Cast, Clip, Where and Expand, as written here. Intermediate
+// or, for Cast, Clip, Where and Expand (whose shape may be a shape value of
+// the host program, ShapeValues.h), as written here. Intermediate
 // results of smaller shapes are recomputed per output element: broadcasting
 // composes, so the coordinates of an input are those it takes relative to
 // the output, whatever path leads there.
@@ -265,10 +266,13 @@ bool isFusibleElementwise(Operation *op) {
 
 /// Lowers `ops` (a tree in order, the last one producing `result`) that
 /// read `inputs` (the values bound to the kernel, one binding each).
+/// `shapes` are the shapes of Expand ops known only at run time (shape
+/// values), which the result's dims broadcast from as from the inputs'.
 static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                                ArrayRef<Value> kernelInputs,
                                ArrayRef<Value> outerInputs, Value innerResult,
-                               Value outerResult) {
+                               Value outerResult,
+                               ArrayRef<SmallVector<Size>> shapes = {}) {
   auto resultType = cast<RankedTensorType>(outerResult.getType());
   unsigned rank = resultType.getRank();
   // Each input's dims, and the output's: a `?` of the result is the largest
@@ -280,6 +284,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
         size_t(cast<RankedTensorType>(input.getType()).getRank()))
       return failure();
   }
+  llvm::append_range(inputDims, shapes);
   SmallVector<Size> outDims;
   for (auto [d, dim] : llvm::enumerate(resultType.getShape())) {
     if (!ShapedType::isDynamic(dim)) {
@@ -321,6 +326,22 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   };
   for (auto [i, input] : llvm::enumerate(kernelInputs)) {
     auto type = cast<RankedTensorType>(input.getType());
+    // Each input must broadcast to the result: a dim known only at run
+    // time is the result's or 1.
+    for (auto [d, dim] : llvm::enumerate(inputDims[i])) {
+      Size out = outDims[d + rank - inputDims[i].size()];
+      if (dim.isStatic() && out.isStatic())
+        continue;
+      Size same = ctx.arith("gpu.eqi", dim, out);
+      if (same.isStatic() && same.constant)
+        continue;
+      Size ok = ctx.arith("gpu.maxi", same, ctx.arith("gpu.eqi", dim, 1));
+      if (failed(ctx.check(ok,
+                           "cannot broadcast dimension {0} of size {1} of an "
+                           "input to size {2}",
+                           {int64_t(d), dim, out})))
+        return failure();
+    }
     if (!glsl::isSupported(type.getElementType()))
       return ctx.emitError() << "element type " << type.getElementType()
                              << " is not supported by GPU kernels";
@@ -392,6 +413,18 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
 
 /// A single elementwise op: its non-splat operands are the inputs.
 static LogicalResult lowerSingle(Operation *op, LoweringContext &ctx) {
+  // Expand's shape, where it is not a constant, is a shape value.
+  SmallVector<SmallVector<Size>> shapes;
+  if (op->getName().getStringRef() == "onnx.Expand" &&
+      !onnx::getConstantValue(op->getOperand(1))) {
+    std::optional<SmallVector<Size>> shape =
+        ctx.getShapeValue(op->getOperand(1));
+    if (!shape)
+      return ctx.emitError() << "operand 'shape' must be computable on the "
+                                "host (from constants, shapes and "
+                                "arguments) to lower the op";
+    shapes.push_back(*shape);
+  }
   SmallVector<Value> inputs;
   for (Value operand : op->getOperands()) {
     if (onnx::isNoValue(operand) || !splatLiteral(operand).empty())
@@ -403,7 +436,7 @@ static LogicalResult lowerSingle(Operation *op, LoweringContext &ctx) {
       inputs.push_back(operand);
   }
   return lowerTree(ctx, {op}, inputs, inputs, op->getResult(0),
-                   op->getResult(0));
+                   op->getResult(0), shapes);
 }
 
 /// A fused group whose body starts with `contraction` (after the constants
@@ -514,13 +547,11 @@ static LogicalResult lowerFused(Operation *op, LoweringContext &ctx) {
 
 static SmallVector<KernelGenerator> buildTable() {
   SmallVector<KernelGenerator> table;
-  // Every one handles dims known only at run time but Expand, whose shape
-  // operand the kernel reads as constants.
+  // Every one handles dims known only at run time.
   for (const onnx::ElementwiseInfo &row : onnx::getElementwiseInfos())
     table.push_back({row.name, lowerSingle, /*dynamicDims=*/true});
-  for (StringRef name : {"onnx.Cast", "onnx.Clip", "onnx.Where"})
+  for (StringRef name : {"onnx.Cast", "onnx.Clip", "onnx.Where", "onnx.Expand"})
     table.push_back({name, lowerSingle, /*dynamicDims=*/true});
-  table.push_back({"onnx.Expand", lowerSingle});
   table.push_back(
       {onnx::kFusedElementwiseName, lowerFused, /*dynamicDims=*/true});
   return table;

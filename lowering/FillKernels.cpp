@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
+#include "lowering/KernelSizes.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
@@ -21,54 +22,67 @@ namespace onyx::lowering::datamovement {
 
 namespace {
 
-/// The bits of an i64 as a uvec2 literal.
-std::string int64Literal(int64_t value) {
-  return "uvec2(" + uintLiteral(value) + ", " +
-         uintLiteral(int64_t(uint64_t(value) >> 32)) + ")";
+/// The result's type after checking what kernels can hold, and its dims:
+/// those known only at run time are the elements of shape value `shape`
+/// (null: all are static).
+std::optional<std::pair<RankedTensorType, SmallVector<Size>>>
+getResultDims(LoweringContext &ctx, Operation *op, Value shape) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (type && !type.hasStaticShape()) {
+    std::optional<SmallVector<Size>> dims;
+    if (shape)
+      dims = ctx.getShapeValue(shape);
+    if (!dims || dims->size() != size_t(type.getRank())) {
+      ctx.emitError() << "the shape of the result must be computable on the "
+                         "host (from constants, shapes and arguments) to "
+                         "lower the op";
+      return std::nullopt;
+    }
+    if (!glsl::isSupported(type.getElementType()) ||
+        !getByteSize(type.getElementType())) {
+      ctx.emitError() << "the result has element type " << type.getElementType()
+                      << ", which GPU kernels do not support";
+      return std::nullopt;
+    }
+    for (auto [d, dim] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(dim))
+        (*dims)[d] = dim;
+    return std::make_pair(type, *dims);
+  }
+  type = checkTensor(ctx, op->getResult(0), "the result");
+  if (!type)
+    return std::nullopt;
+  return std::make_pair(
+      type, SmallVector<Size>(type.getShape().begin(), type.getShape().end()));
 }
 
-/// Writes `values` (literals of bitsType(byteSize)) to the result: one
-/// value to every element, or one each.
+/// Writes `value` (a literal of bitsType(byteSize)) to every element of the
+/// result, whose dims are `dims`.
 LogicalResult fill(LoweringContext &ctx, Operation *op, unsigned byteSize,
-                   ArrayRef<std::string> values) {
-  RankedTensorType type = checkTensor(ctx, op->getResult(0), "the result");
-  if (!type)
-    return failure();
-  Value out = ctx.allocate(type);
+                   StringRef value, RankedTensorType type,
+                   ArrayRef<Size> dims) {
+  Value out = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), out);
-  uint64_t total = type.getNumElements();
-  if (total == 0)
+  Size total = getNumElements(ctx, dims);
+  if (total.isStatic() && total.constant == 0)
     return success();
-  if (values.size() != 1 && values.size() != total)
-    return ctx.emitError() << "computes " << uint64_t(values.size())
-                           << " values for a result of type " << type;
-  std::string t = bitsType(byteSize), value = values[0];
-  std::string table;
-  if (values.size() > 1) {
-    table = "const " + t + " values[" + std::to_string(values.size()) +
-            "] = " + t + "[](";
-    for (size_t i = 0; i < values.size(); ++i)
-      table += (i ? ", " : "") + values[i];
-    table += ");\n";
-    value = "values[i]";
-  }
+  KernelSizes sizes(ctx);
+  std::string count = sizes.get(total);
   KernelSpec spec;
   spec.name = "fill";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Write};
-  spec.glsl = glsl::header(spec.workgroupSize) +
-              bitsBuffer(0, gpu::Access::Write, byteSize, "y") + table +
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
+              bitsBuffer(0, gpu::Access::Write, byteSize, "y") +
               "void main() {\n"
               "uint i = gl_GlobalInvocationID.x;\n"
               "if (i < " +
-              uintLiteral(total) +
-              ")\n"
-              "y.d[i] = " +
-              value +
-              ";\n"
-              "}\n";
+              count + ")\ny.d[i] = " + value.str() + ";\n}\n";
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, {out});
+               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
+               {out}, push);
   return success();
 }
 
@@ -86,36 +100,68 @@ LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx) {
   if (value && value.getElementType() != elementType)
     return ctx.emitError() << "has a value of another element type than its "
                               "result";
+  auto result = getResultDims(ctx, op, op->getOperand(0));
+  if (!result)
+    return failure();
   return fill(ctx, op, byteSize,
-              {value ? bitsLiteral(value, 0) : bitsZero(byteSize)});
+              value ? bitsLiteral(value, 0) : bitsZero(byteSize), result->first,
+              result->second);
 }
 
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
-  RankedTensorType type = checkTensor(ctx, op->getResult(0), "the result");
-  if (!type)
-    return failure();
-  Type elementType = type.getElementType();
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return ctx.emitError() << "the result must be a ranked tensor";
+  Type elementType = resultType.getElementType();
   if (elementType.isInteger(1))
     return ctx.emitError() << "has element type i1, which is not numeric";
-  Value out = ctx.allocate(type);
+  // An integer Range's count may be known only at run time: max(ceil((limit
+  // - start) / delta), 0) on the host, from its scalars as shape values.
+  Size total;
+  RankedTensorType type = resultType;
+  if (resultType.hasStaticShape()) {
+    type = checkTensor(ctx, op->getResult(0), "the result");
+    if (!type)
+      return failure();
+    total = type.getNumElements();
+  } else {
+    std::optional<SmallVector<Size>> start =
+        ctx.getShapeValue(op->getOperand(0));
+    std::optional<SmallVector<Size>> limit =
+        ctx.getShapeValue(op->getOperand(1));
+    std::optional<SmallVector<Size>> delta =
+        ctx.getShapeValue(op->getOperand(2));
+    if (!start || !limit || !delta || !glsl::isSupported(elementType))
+      return ctx.emitError() << "a result whose length is known only at run "
+                                "time needs integer start, limit and delta "
+                                "computable on the host";
+    Size span = ctx.arith("gpu.subi", (*limit)[0], (*start)[0]);
+    total =
+        ctx.arith("gpu.maxi", ctx.arith("gpu.ceildivi", span, (*delta)[0]), 0);
+  }
+  Value out = ctx.allocate(type, {total});
   ctx.setResult(op->getResult(0), out);
-  uint64_t total = type.getNumElements();
-  if (total == 0)
+  if (total.isStatic() && total.constant == 0)
     return success();
-  // Start and delta baked in where they are constants, read otherwise.
+  // Start and delta baked in where they are constants, push constants where
+  // they are integers the host computes, read from memory otherwise.
+  KernelSizes sizes(ctx);
   SmallVector<Value> bindings;
   std::string buffers;
+  std::string c = glsl::computeType(elementType);
   auto scalar = [&](unsigned i, StringRef name) -> std::optional<std::string> {
     Value operand = op->getOperand(i);
-    if (DenseElementsAttr c = onnx::getConstantValue(operand)) {
+    if (DenseElementsAttr v = onnx::getConstantValue(operand)) {
       if (glsl::isFloat(elementType))
-        return glsl::literal(elementType, c.getFloatValue(0).convertToDouble());
+        return glsl::literal(elementType, v.getFloatValue(0).convertToDouble());
       bool isUnsigned = cast<IntegerType>(elementType).isUnsigned();
-      llvm::APInt v = c.getIntValue(0);
-      return glsl::integerLiteral(elementType, isUnsigned
-                                                   ? int64_t(v.getZExtValue())
-                                                   : v.getSExtValue());
+      llvm::APInt bits = v.getIntValue(0);
+      return glsl::integerLiteral(elementType,
+                                  isUnsigned ? int64_t(bits.getZExtValue())
+                                             : bits.getSExtValue());
     }
+    if (!glsl::isFloat(elementType) && ctx.hasShapeValue(operand))
+      return c + "(" + sizes.getInt((*ctx.getShapeValue(operand))[0]) + ")";
     Value view = ctx.getView(operand);
     if (!view)
       return std::nullopt;
@@ -129,24 +175,26 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
       start ? scalar(2, "deltaBuffer") : std::nullopt;
   if (!delta)
     return failure();
-  std::string c = glsl::computeType(elementType);
+  std::string count = sizes.get(total);
   KernelSpec spec;
   spec.name = "range";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings.assign(bindings.size(), gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
   spec.glsl =
-      glsl::header(spec.workgroupSize) + buffers +
+      glsl::header(spec.workgroupSize) + sizes.declaration() + buffers +
       glsl::buffer(bindings.size(), gpu::Access::Write, elementType, "y") +
       "void main() {\n"
       "uint i = gl_GlobalInvocationID.x;\n"
       "if (i >= " +
-      uintLiteral(total) + ") return;\n" + c + " value = " + *start + " + " +
-      c + "(i) * " + *delta + ";\n" +
-      glsl::store(elementType, "y", "i", "value") + "\n}\n";
+      count + ") return;\n" + c + " value = " + *start + " + " + c + "(i) * " +
+      *delta + ";\n" + glsl::store(elementType, "y", "i", "value") + "\n}\n";
   bindings.push_back(out);
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
   ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {glsl::ceilDiv(total, spec.workgroupSize[0]), 1, 1}, bindings);
+               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
+               bindings, push);
   return success();
 }
 

@@ -118,9 +118,7 @@ Size LoweringContext::mul(Size a, Size b) {
     return b;
   if (b.isStatic() && b.constant == 1)
     return a;
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.muli",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  return arith("gpu.muli", a, b);
 }
 
 Size LoweringContext::ceilDiv(Size a, Size b) {
@@ -128,9 +126,7 @@ Size LoweringContext::ceilDiv(Size a, Size b) {
     return (a.constant + b.constant - 1) / b.constant;
   if (b.isStatic() && b.constant == 1)
     return a;
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.ceildivi",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  return arith("gpu.ceildivi", a, b);
 }
 
 Size LoweringContext::floorDiv(Size a, Size b) {
@@ -157,9 +153,7 @@ Size LoweringContext::max(Size a, Size b) {
     return b;
   if (b.isStatic() && b.constant <= 1)
     return a;
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.maxi",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  return arith("gpu.maxi", a, b);
 }
 
 Size LoweringContext::arith(StringRef name, Size a, Size b) {
@@ -169,9 +163,30 @@ Size LoweringContext::arith(StringRef name, Size a, Size b) {
             gpu::evaluateHostArith(name, a.constant, b.constant, error))
       return *r;
   }
+  // A value compared with itself.
+  if (!a.isStatic() && a.value == b.value) {
+    if (name == "gpu.eqi" || name == "gpu.lei")
+      return 1;
+    if (name == "gpu.lti" || name == "gpu.subi")
+      return 0;
+    if (name == "gpu.maxi" || name == "gpu.mini")
+      return a;
+  }
+  // The same op on the same operands is computed once: every host op is
+  // created before the op being lowered, so an earlier one dominates.
+  auto key = [](Size s) {
+    return std::make_pair(s.isStatic() ? s.constant : 0,
+                          static_cast<const void *>(s.value.getImpl()));
+  };
+  auto cacheKey = std::make_tuple(name.str(), key(a), key(b));
+  auto it = arithCache.find(cacheKey);
+  if (it != arithCache.end())
+    return it->second;
   Location loc = getLoc();
-  return gpu::HostArithOp::create(builder, loc, name, toValue(builder, loc, a),
-                                  toValue(builder, loc, b));
+  Value result = gpu::HostArithOp::create(
+      builder, loc, name, toValue(builder, loc, a), toValue(builder, loc, b));
+  arithCache[cacheKey] = result;
+  return result;
 }
 
 Size LoweringContext::select(Size condition, Size a, Size b) {
@@ -201,7 +216,10 @@ LogicalResult LoweringContext::check(Size condition, StringRef message,
   SmallVector<Value> operands;
   for (Size v : values)
     operands.push_back(toValue(builder, loc, v));
-  builder.create<gpu::AssertOp>(loc, condition.value, message,
+  // The run reports it as an error of the op lowered.
+  std::string text =
+      "'" + current->getName().getStringRef().str() + "' op " + message.str();
+  builder.create<gpu::AssertOp>(loc, condition.value, text,
                                 ValueRange(operands));
   return success();
 }
@@ -303,11 +321,30 @@ Size LoweringContext::broadcastFactor(Size dim) {
   return gpu::HostArithOp::create(builder, loc, "gpu.mini", clamped, one);
 }
 
-Value LoweringContext::reinterpret(Value view, RankedTensorType type) {
-  return builder
-      .create<gpu::ViewOp>(current->getLoc(), view, uint64_t(0),
-                           gpu::ViewType::get(type))
-      ->getResult(0);
+Value LoweringContext::reinterpret(Value view, RankedTensorType type,
+                                   ArrayRef<Size> sizes) {
+  if (type.hasStaticShape())
+    return builder
+        .create<gpu::ViewOp>(current->getLoc(), view, uint64_t(0),
+                             gpu::ViewType::get(type))
+        ->getResult(0);
+  SmallVector<Value> dynamic;
+  for (auto [d, dim] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(dim))
+      dynamic.push_back(toValue(builder, current->getLoc(), sizes[d]));
+  Value result =
+      builder
+          .create<gpu::ViewOp>(current->getLoc(), view, Value(), uint64_t(0),
+                               gpu::ViewType::get(type), dynamic)
+          ->getResult(0);
+  setDims(result, sizes);
+  return result;
+}
+
+bool isReshapeLike(StringRef name) {
+  return name == "onnx.Reshape" || name == "onnx.Flatten" ||
+         name == "onnx.Squeeze" || name == "onnx.Unsqueeze" ||
+         name == "onnx.Identity" || name == "onnx.Dropout";
 }
 
 void LoweringContext::setResult(Value result, Value view) {

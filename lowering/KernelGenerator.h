@@ -34,8 +34,10 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace onyx::lowering {
 
@@ -149,8 +151,10 @@ public:
   /// stride is multiplied by where its dimension is known only at run time.
   Size broadcastFactor(Size dim);
   /// A view of `view`'s memory with another shape or element type of the
-  /// same byte size (an alias: no copy).
-  Value reinterpret(Value view, RankedTensorType type);
+  /// same byte size (an alias: no copy); `dims` gives its `?` dimensions
+  /// (all of its dims, static ones too).
+  Value reinterpret(Value view, RankedTensorType type,
+                    ArrayRef<Size> dims = {});
   /// Records that `view` holds the op's result `result`.
   void setResult(Value result, Value view);
 
@@ -190,6 +194,11 @@ private:
   llvm::DenseMap<Value, Value> views;
   llvm::DenseMap<Value, SmallVector<Size>> dims;
   llvm::DenseMap<Value, SmallVector<Size>> shapeValues;
+  /// Host ops created, by name and operands (constant, value).
+  std::map<std::tuple<std::string, std::pair<int64_t, const void *>,
+                      std::pair<int64_t, const void *>>,
+           Value>
+      arithCache;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;
@@ -212,6 +221,13 @@ struct KernelGenerator {
   /// through KernelSizes.h); onnx-static-shapes rejects the others.
   bool dynamicDims = false;
 };
+
+/// Whether `opName` only reinterprets its first operand's row-major data
+/// (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout).
+bool isReshapeLike(StringRef opName);
+/// Lowers such an op to a view of its operand's memory, with dims of the
+/// host program where they are known only at run time (ReshapeViews.cpp).
+LogicalResult lowerReshapeView(Operation *op, LoweringContext &ctx);
 
 /// The generator for `opName`, or null if onyx cannot lower it.
 const KernelGenerator *lookupKernelGenerator(StringRef opName);

@@ -6,14 +6,29 @@
 
 namespace onyx::lowering {
 
+/// The index of `value` in `values` as a field of signedness `sign`,
+/// added if it is not there.
+static unsigned findOrAdd(SmallVectorImpl<Value> &values,
+                          SmallVectorImpl<bool> &isSigned, Value value,
+                          bool sign) {
+  for (unsigned i = 0; i < values.size(); ++i)
+    if (values[i] == value && isSigned[i] == sign)
+      return i;
+  values.push_back(value);
+  isSigned.push_back(sign);
+  return values.size() - 1;
+}
+
 std::string KernelSizes::get(Size size) {
   if (size.isStatic())
     return glsl::uintLiteral(size.constant);
-  auto it = llvm::find(values, size.value);
-  unsigned index = it - values.begin();
-  if (it == values.end())
-    values.push_back(size.value);
-  return fmt::format("pc.s{}", index);
+  return fmt::format("pc.s{}", findOrAdd(values, isSigned, size.value, false));
+}
+
+std::string KernelSizes::getInt(Size value) {
+  if (value.isStatic())
+    return fmt::format("int({})", int32_t(value.constant));
+  return fmt::format("pc.s{}", findOrAdd(values, isSigned, value.value, true));
 }
 
 std::string KernelSizes::declaration() const {
@@ -21,7 +36,7 @@ std::string KernelSizes::declaration() const {
     return {};
   std::string fields;
   for (unsigned i = 0; i < values.size(); ++i)
-    fields += fmt::format(" uint s{};", i);
+    fields += fmt::format(" {} s{};", isSigned[i] ? "int" : "uint", i);
   return fmt::format("layout(push_constant) uniform Sizes {{{} }} pc;\n",
                      fields);
 }
@@ -29,8 +44,9 @@ std::string KernelSizes::declaration() const {
 void KernelSizes::addTo(KernelSpec &spec,
                         SmallVectorImpl<OpFoldResult> &push) const {
   Type u32 = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
-  for (Value value : values) {
-    spec.pushConstantTypes.push_back(u32);
+  Type i32 = IntegerType::get(ctx.getContext(), 32);
+  for (auto [value, sign] : llvm::zip(values, isSigned)) {
+    spec.pushConstantTypes.push_back(sign ? i32 : u32);
     push.push_back(value);
   }
 }

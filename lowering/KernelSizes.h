@@ -34,6 +34,9 @@ public:
 
   /// The size as a GLSL uint expression.
   std::string get(Size size);
+  /// A value that may be negative (Range's start and delta) as a GLSL int
+  /// expression: a literal, or an `i32` push constant.
+  std::string getInt(Size value);
   /// Whether any size given so far is dynamic.
   bool isDynamic() const { return !values.empty(); }
   /// The push-constant block declaration; empty if no size is dynamic.
@@ -56,6 +59,8 @@ public:
 private:
   LoweringContext &ctx;
   SmallVector<Value> values;
+  /// Whether each of `values` is an int (getInt) rather than a uint.
+  SmallVector<bool> isSigned;
 };
 
 /// Row-major strides of `dims`, in elements.

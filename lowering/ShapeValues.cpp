@@ -242,7 +242,7 @@ std::optional<Elements> evaluateConstantOfShape(Operation *op,
   return Elements(getLength(op->getResult(0)), Size(v));
 }
 
-/// ReduceSum/Prod/Max/Min of a shape value over its one axis.
+/// ReduceSum/Max/Min of a shape value over its one axis.
 template <const char *Name>
 std::optional<Elements> reduce(Operation *op, LoweringContext &ctx) {
   std::optional<Elements> data = ctx.getShapeValue(op->getOperand(0));
@@ -269,7 +269,7 @@ std::optional<Elements> reduce(Operation *op, LoweringContext &ctx) {
   return Elements{r};
 }
 
-constexpr char kReduceSum[] = "gpu.addi", kReduceProd[] = "gpu.muli";
+constexpr char kReduceSum[] = "gpu.addi";
 
 const ShapeOpRow kShapeOpRows[] = {
     {"onnx.Shape", evaluateShape, true},
@@ -343,7 +343,6 @@ const ShapeOpRow kShapeOpRows[] = {
        });
      }},
     {"onnx.ReduceSum", reduce<kReduceSum>},
-    {"onnx.ReduceProd", reduce<kReduceProd>},
     {"onnx.ReduceMax", reduce<kMax>},
     {"onnx.ReduceMin", reduce<kMin>},
 };

@@ -65,7 +65,8 @@ public:
         return;
       const KernelGenerator *generator =
           lookupKernelGenerator(op->getName().getStringRef());
-      if ((generator && generator->dynamicDims) || isShapeOp(op))
+      if ((generator && generator->dynamicDims) || isShapeOp(op) ||
+          isReshapeLike(op->getName().getStringRef()))
         return;
       op->emitOpError() << "has a tensor without a static shape and no "
                            "kernel for run-time dimensions yet; bind "

@@ -86,7 +86,8 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
       SmallVector<int64_t> values;
       for (Value v : check.getValues())
         values.push_back(r.values.lookup(v));
-      return op.emitOpError() << check.formatMessage(values);
+      // The message names the op it checks for (the onnx node).
+      return emitError(op.getLoc()) << check.formatMessage(values);
     }
   }
   return success();

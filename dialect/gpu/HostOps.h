@@ -105,8 +105,8 @@ public:
 };
 
 /// `gpu.assert %cond, %v0, %v1 {message = "has {0} elements, not {1}"}`:
-/// a run fails with the message at the op (the onnx node it was lowered
-/// from) where `cond` is 0; `{i}` in the message stands for value `vi`.
+/// a run fails with the message at the op's location (the onnx node it was
+/// lowered from) where `cond` is 0; `{i}` in the message stands for value `vi`.
 /// What a run checks that only its sizes decide (a Reshape's element
 /// count).
 class AssertOp : public Op<AssertOp> {

@@ -19,7 +19,7 @@
 // OK: input set 1:
 // OK: output 0: tensor<6xi32> = [-3, 1, 0, 1, -7, 2]
 // DIV: error: 'gpu.divi' op of 7 and 0 divides by zero
-// ASSERT: error: 'gpu.assert' op 5 equals 5
+// ASSERT: error: 5 equals 5
 
 module {
   gpu.kernel @put(write) workgroup_size(1, 1, 1) push_constants(i32, i32, i32, i32, i32, i32) glsl("#version 450\0Alayout(local_size_x = 1) in;\0Alayout(set = 0, binding = 0) writeonly buffer C { int c[]; };\0Alayout(push_constant) uniform P { int v0; int v1; int v2; int v3; int v4; int v5; } p;\0Avoid main() {\0A  c[0] = p.v0; c[1] = p.v1; c[2] = p.v2; c[3] = p.v3; c[4] = p.v4; c[5] = p.v5;\0A}\0A")
