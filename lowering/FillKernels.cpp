@@ -132,9 +132,10 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     std::optional<SmallVector<Size>> delta =
         ctx.getShapeValue(op->getOperand(2));
     if (!start || !limit || !delta || !glsl::isSupported(elementType))
-      return ctx.emitError() << "a result whose length is known only at run "
-                                "time needs integer start, limit and delta "
-                                "computable on the host";
+      return ctx.emitError() << "start, limit and delta must be integers "
+                                "computable on the host (from constants, "
+                                "shapes and arguments) for a result whose "
+                                "length is known only at run time";
     Size span = ctx.arith("gpu.subi", (*limit)[0], (*start)[0]);
     total =
         ctx.arith("gpu.maxi", ctx.arith("gpu.ceildivi", span, (*delta)[0]), 0);

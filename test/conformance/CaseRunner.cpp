@@ -173,6 +173,7 @@ static bool needsStaticShapes(const CaseResult &result) {
   return result.reason == "lowering error" &&
          (detail.contains("static shape") ||
           detail.contains("must be a constant to lower") ||
+          detail.contains("computable on the host") ||
           detail.contains("needs constant"));
 }
 
