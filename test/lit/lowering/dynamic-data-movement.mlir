@@ -163,10 +163,10 @@ func.func @main(%x: tensor<?x4xf32>, %i: tensor<?x4xi64>) -> (tensor<?x4xf32>, t
 // CHECK-LABEL: func.func @main
 // CHECK: %[[P:.+]] = gpu.extract %arg1[0]
 // CHECK: %[[OK:.+]] = gpu.lei %{{.+}}, %[[P]]
-// CHECK: gpu.assert %[[OK]], %[[P]] {message = "pads known only at run time must not be negative on the GPU, got {0}"}
+// CHECK: gpu.assert %[[OK]], %[[P]] {message = "'onnx.Pad' op pads known only at run time must not be negative on the GPU, got {0}"}
 // CHECK: gpu.dispatch @pad_constant
 // CHECK: %[[R:.+]] = gpu.extract %arg2[0]
-// CHECK: gpu.assert %{{.+}}, %[[R]] {message = "repeats must not be negative, got {0}"}
+// CHECK: gpu.assert %{{.+}}, %[[R]] {message = "'onnx.Tile' op repeats must not be negative, got {0}"}
 // CHECK: gpu.dispatch @tile
 func.func @main(%x: tensor<?x4xf32>, %pads: tensor<4xi64>, %reps: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
   %0 = "onnx.Pad"(%x, %pads) {mode = "constant"} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x?xf32>

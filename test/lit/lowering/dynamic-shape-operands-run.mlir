@@ -37,7 +37,7 @@
 // CHECK-COUNT-5: vs ref: max abs error 0, max rel error 0: PASS
 // CHECK-NOT: FAIL
 
-// PADS: error: 'gpu.assert' op pads known only at run time must not be negative on the GPU, got -1
+// PADS: error: 'onnx.Pad' op pads known only at run time must not be negative on the GPU, got -1
 
 func.func @main(%x: tensor<?x4xf32>, %st: tensor<1xi64>, %en: tensor<1xi64>, %pads: tensor<4xi64>, %reps: tensor<2xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
   %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
