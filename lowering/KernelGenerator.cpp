@@ -172,21 +172,9 @@ Size LoweringContext::arith(StringRef name, Size a, Size b) {
     if (name == "gpu.maxi" || name == "gpu.mini")
       return a;
   }
-  // The same op on the same operands is computed once: every host op is
-  // created before the op being lowered, so an earlier one dominates.
-  auto key = [](Size s) {
-    return std::make_pair(s.isStatic() ? s.constant : 0,
-                          static_cast<const void *>(s.value.getImpl()));
-  };
-  auto cacheKey = std::make_tuple(name.str(), key(a), key(b));
-  auto it = arithCache.find(cacheKey);
-  if (it != arithCache.end())
-    return it->second;
   Location loc = getLoc();
-  Value result = gpu::HostArithOp::create(
-      builder, loc, name, toValue(builder, loc, a), toValue(builder, loc, b));
-  arithCache[cacheKey] = result;
-  return result;
+  return gpu::HostArithOp::create(builder, loc, name, toValue(builder, loc, a),
+                                  toValue(builder, loc, b));
 }
 
 Size LoweringContext::select(Size condition, Size a, Size b) {
@@ -298,8 +286,8 @@ Size LoweringContext::broadcast(Size a, Size b, StringRef message) {
   if (b.isStatic() && b.constant == 1)
     return a;
   Size aOne = arith("gpu.eqi", a, 1), bOne = arith("gpu.eqi", b, 1);
-  Size ok = arith("gpu.maxi", arith("gpu.eqi", a, b),
-                  arith("gpu.maxi", aOne, bOne));
+  Size ok =
+      arith("gpu.maxi", arith("gpu.eqi", a, b), arith("gpu.maxi", aOne, bOne));
   (void)check(ok, message, {a, b});
   if (a.isStatic())
     return a;

@@ -34,10 +34,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
-#include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 
 namespace onyx::lowering {
 
@@ -194,11 +192,6 @@ private:
   llvm::DenseMap<Value, Value> views;
   llvm::DenseMap<Value, SmallVector<Size>> dims;
   llvm::DenseMap<Value, SmallVector<Size>> shapeValues;
-  /// Host ops created, by name and operands (constant, value).
-  std::map<std::tuple<std::string, std::pair<int64_t, const void *>,
-                      std::pair<int64_t, const void *>>,
-           Value>
-      arithCache;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;

@@ -103,8 +103,8 @@
 // BATCHED: output 1 vs ref: {{.*}}: PASS
 // BATCHED: work: 7 kernels compiled, 7 pipelines created, 3 recordings made ({{[0-9]+}} us), 1 reused
 
-// INNER: batched.mlir:2:8: error: 'gpu.assert' op has inner dimensions 5 and 8 at run time, which differ
-// BROADCAST: error: 'gpu.assert' op has batch dimensions 2 and 3 at run time, which do not broadcast
+// INNER: batched.mlir:2:8: error: 'onnx.MatMul' op has inner dimensions 5 and 8 at run time, which differ
+// BROADCAST: error: 'onnx.MatMul' op has batch dimensions 2 and 3 at run time, which do not broadcast
 
 // LINEAR: input set 0: run
 // LINEAR: output 1 vs ref: {{.*}}: PASS

@@ -67,7 +67,7 @@ func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf3
 // CHECK-DAG: %[[K:.+]] = gpu.dim %arg0[2]
 // CHECK-DAG: %[[KB:.+]] = gpu.dim %arg1[1]
 // CHECK: %[[EQ:.+]] = gpu.eqi %[[K]], %[[KB]]
-// CHECK: gpu.assert %[[EQ]], %[[K]], %[[KB]] {message = "has inner dimensions {0} and {1} at run time, which differ"}
+// CHECK: gpu.assert %[[EQ]], %[[K]], %[[KB]] {message = "'onnx.MatMul' op has inner dimensions {0} and {1} at run time, which differ"}
 // CHECK: %[[PARTIALS:.+]] = gpu.alloc(%{{.+}}) : !gpu.view<?xf32>
 // CHECK: gpu.dispatch @matmul[{{.+}}](%{{.+}}, %{{.+}}, %[[PARTIALS]])
 // CHECK: gpu.dispatch @matmul_reduce[{{.+}}](%[[PARTIALS]], %{{.+}})
@@ -96,7 +96,7 @@ func.func @main(%a: tensor<?x8x?xf32>, %b: tensor<1x?x32xf32>) -> tensor<?x8x32x
 // CHECK-LABEL: func.func @main(%arg0: tensor<?x16x8xf32>, %arg1: tensor<?x8x32xf32>)
 // CHECK-DAG: %[[BA:.+]] = gpu.dim %arg0[0]
 // CHECK-DAG: %[[BB:.+]] = gpu.dim %arg1[0]
-// CHECK: gpu.assert %{{.+}}, %[[BA]], %[[BB]] {message = "has batch dimensions {0} and {1} at run time, which do not broadcast"}
+// CHECK: gpu.assert %{{.+}}, %[[BA]], %[[BB]] {message = "'onnx.MatMul' op has batch dimensions {0} and {1} at run time, which do not broadcast"}
 // CHECK: %[[BATCH:.+]] = gpu.select %{{.+}}, %[[BB]], %[[BA]]
 // CHECK: gpu.alloc(%[[BATCH]]) : !gpu.view<?x16x32xf32>
 // CHECK: gpu.dispatch @matmul[1, 1, %[[BATCH]]]
