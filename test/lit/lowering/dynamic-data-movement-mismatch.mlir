@@ -7,7 +7,7 @@
 // RUN:   | FileCheck %s --check-prefix=MISMATCH
 
 // CHECK: output 0: tensor<3x3xf32> = [1, 2, 3, 4, 5, 6, 7, 8, ...]
-// MISMATCH: error: 'gpu.assert' op input 1 has 4 elements along axis 1 where input 0 has 3
+// MISMATCH: error: 'onnx.Concat' op input 1 has 4 elements along axis 1 where input 0 has 3
 
 func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = "onnx.Concat"(%a, %b) {axis = 0 : si64} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>

@@ -20,7 +20,7 @@
 // CHECK-NEXT: output 0 vs ref: {{.*}} PASS
 // CHECK-NEXT: output 1 vs ref: {{.*}} PASS
 
-// BIG-K: topk-run.mlir:26:12: error: 'gpu.assert' op operand 'K' is 6, larger than the dimension it selects from (5)
+// BIG-K: topk-run.mlir:26:12: error: 'onnx.TopK' op operand 'K' is 6, larger than the dimension it selects from (5)
 
 func.func @main(%x: tensor<2x5xf32>, %k: tensor<1xi64>) -> (tensor<2x?xf32>, tensor<2x?xi64>) {
   %v, %i = "onnx.TopK"(%x, %k) : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<2x?xf32>, tensor<2x?xi64>)
