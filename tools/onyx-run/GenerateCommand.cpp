@@ -65,10 +65,10 @@ static FailureOr<SmallVector<int64_t>> parsePromptIds(StringRef text) {
 static LogicalResult checkFlags(const Options &options) {
   if (!options.inputs.empty() || !options.expectedOutputs.empty() ||
       !options.outputs.empty() || options.check || options.benchmarkRuns ||
-      options.profile || !options.bindDims.empty()) {
+      !options.bindDims.empty()) {
     reportError("--generate feeds the model itself: it does not take "
                 "--input, --expected-output, --output, --check, "
-                "--benchmark, --profile or --bind-dims");
+                "--benchmark or --bind-dims");
     return failure();
   }
   if (options.promptIds.empty()) {
@@ -160,9 +160,11 @@ compileDecoder(const Options &options, const VulkanBackend &vulkan,
   compiled->kernelsCompiled = lowering::getNumKernelsCompiled() - kernelsBefore;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  runtime::LoadOptions loadOptions;
+  loadOptions.profile = options.profile;
   FailureOr<std::unique_ptr<runtime::Executable>> exe =
       runtime::Executable::load(vulkan.getDevice(), *compiled->module,
-                                runtime::LoadOptions());
+                                loadOptions);
   if (failed(exe)) {
     why = "it does not load";
     return nullptr;
@@ -262,9 +264,24 @@ LogicalResult onyx::run::runGeneration(const Options &options,
         counters.pipelinesCreated, counters.recordings,
         counters.recordings ? counters.recordMicroseconds / counters.recordings
                             : 0.0);
+    if (options.profile) {
+      // The last step's: a decode step's where there was one.
+      const runtime::RecordingStats &stats = compiled->exe->getStats();
+      llvm::outs() << fmt::format(
+          "last step: {} dispatches, {} barriers, {} copies; GPU span {:.3f} "
+          "ms; recorded in {:.1f} us\n",
+          stats.dispatches, stats.barriers, stats.copies,
+          compiled->exe->getProfileSpan() / 1000,
+          counters.lastRecordMicroseconds);
+    }
     return success();
   }
 
+  if (options.profile) {
+    reportError("--profile with --generate needs a model that lowers with "
+                "symbolic dimensions on Vulkan");
+    return failure();
+  }
   HostCacheSession session(
       *interface,
       [&](ArrayRef<Tensor> inputs) { return runStep(options, vulkan, inputs); },
