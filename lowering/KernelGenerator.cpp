@@ -338,9 +338,12 @@ bool isReshapeLike(StringRef name) {
 void LoweringContext::setResult(Value result, Value view) {
   views[result] = view;
   // The result has the dims of its memory.
+  // Copied before inserting: the insertion may move the map's entries.
   auto it = dims.find(view);
-  if (it != dims.end())
-    dims[result] = it->second;
+  if (it != dims.end()) {
+    SmallVector<Size> sizes = it->second;
+    dims[result] = std::move(sizes);
+  }
 }
 
 KernelRef LoweringContext::getOrCreateKernel(const KernelSpec &spec) {
