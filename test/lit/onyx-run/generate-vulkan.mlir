@@ -1,17 +1,26 @@
 // onyx-run --generate on the Vulkan backend (lavapipe in CI, with the
-// validation layer): the first tokens of PyTorch's greedy continuation, as
-// in generate.mlir. Until the Vulkan lowering takes symbolic dimensions,
-// each step is compiled for its own shapes (slow), hence fewer tokens here.
+// validation layer): PyTorch's greedy continuation, as in generate.mlir. The
+// decoder is lowered once with its symbolic dimensions; every step runs that
+// one plan with the key/value cache kept on the device.
 
 // RUN: onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --validate \
-// RUN:   --generate=4 --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=GPT2
-// GPT2: {{^}}58 45 2 74{{$}}
+// RUN:   --generate=12 --prompt-ids=5,17,42,8,3,29,11 --profile | FileCheck %s --check-prefix=GPT2
+// GPT2: {{^}}58 45 2 74 58 58 93 83 58 58 58 39{{$}}
 // GPT2-NEXT: prefill: 7 tokens in {{[0-9.]+}} ms
-// GPT2-NEXT: decode: 3 tokens, {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
+// GPT2-NEXT: decode: 11 tokens, {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
+// GPT2-NEXT: compiled once: {{[0-9]+}} kernels in {{[0-9.]+}} ms, {{[0-9]+}} pipelines; 12 recordings ({{[0-9.]+}} us each on average), 0 compiles after the first step; the cache stayed on the device
+// GPT2-NEXT: last step: {{[0-9]+}} dispatches, {{[0-9]+}} barriers, {{[0-9]+}} copies; GPU span {{[0-9.]+}} ms; recorded in {{[0-9.]+}} us
 
 // RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --validate \
-// RUN:   --generate=4 --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=LLAMA
-// LLAMA: {{^}}70 32 83 50{{$}}
+// RUN:   --generate=12 --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=LLAMA
+// LLAMA: {{^}}70 32 83 50 46 50 92 22 65 45 57 95{{$}}
+// LLAMA: compiled once:
+
+// --max-seq stops the generation when the cache is full.
+// RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --generate=12 \
+// RUN:   --prompt-ids=5,17,42,8,3,29,11 --max-seq=10 | FileCheck %s --check-prefix=MAXSEQ
+// MAXSEQ: {{^}}70 32 83 50{{$}}
+// MAXSEQ: stopped: the cache is full (--max-seq)
 
 // The prompt is checked before any step runs.
 // RUN: not onyx-run %S/../../../examples/decoders/llama_tiny.onnx --generate=4 \
