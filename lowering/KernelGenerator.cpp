@@ -417,8 +417,8 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
   for (ArrayRef<KernelGenerator> family :
        {getElementwiseGenerators(), getMatMulGenerators(), getConvGenerators(),
         getReductionGenerators(), getNormalizationGenerators(),
-        getRotaryGenerators(), getPoolGenerators(), getDataMovementGenerators(),
-        getTopKGenerators()})
+        getRotaryGenerators(), getAttentionGenerators(), getPoolGenerators(),
+        getDataMovementGenerators(), getTopKGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

@@ -232,6 +232,7 @@ ArrayRef<KernelGenerator> getConvGenerators();
 ArrayRef<KernelGenerator> getReductionGenerators();
 ArrayRef<KernelGenerator> getNormalizationGenerators();
 ArrayRef<KernelGenerator> getRotaryGenerators();
+ArrayRef<KernelGenerator> getAttentionGenerators();
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 ArrayRef<KernelGenerator> getTopKGenerators();

@@ -154,6 +154,7 @@ const OpDef matMulDef = {
     [](PatternSet &patterns, Context *) {
       addPattern(patterns, "onnx.MatMul", absorbTransposeIntoMatMul,
                  "absorb-transpose-into-gemm");
+      addAttentionPattern(patterns, "onnx.MatMul");
     },
 };
 

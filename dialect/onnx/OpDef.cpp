@@ -24,6 +24,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendPoolOps(result);
     appendNormalizationOps(result);
     appendRotaryOps(result);
+    appendAttentionOps(result);
     appendSoftmaxOps(result);
     appendReductionOps(result);
     appendReshapeOps(result);

@@ -183,6 +183,7 @@ void appendConvOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);
 void appendNormalizationOps(std::vector<const OpDef *> &defs);
 void appendRotaryOps(std::vector<const OpDef *> &defs);
+void appendAttentionOps(std::vector<const OpDef *> &defs);
 void appendSoftmaxOps(std::vector<const OpDef *> &defs);
 void appendReductionOps(std::vector<const OpDef *> &defs);
 void appendReshapeOps(std::vector<const OpDef *> &defs);
@@ -198,6 +199,9 @@ void appendDataDependentOps(std::vector<const OpDef *> &defs);
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).
 void addConvBatchNormPatterns(PatternSet &patterns, Context *ctx);
+/// onnx.Attention formed from the decomposed subgraph ending in the MatMul
+/// `rootName` (Attention.cpp).
+void addAttentionPattern(PatternSet &patterns, StringRef rootName);
 
 /// The result types of an op of `def` on `operands` with `attrs` (already
 /// normalized), seeing what is known of shape-like operands through their

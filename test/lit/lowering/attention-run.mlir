@@ -1,0 +1,35 @@
+// RUN: onyx-run %s --validate --check --rtol=1e-4 --atol=1e-5 \
+// RUN:   --input-set='@%S/Inputs/attention/q_s3_t130.npy;@%S/Inputs/attention/k_s3_t130.npy;@%S/Inputs/attention/v_s3_t130.npy;@%S/Inputs/attention/mask_s3_t130.npy' \
+// RUN:   --input-set='@%S/Inputs/attention/q_s1_t1.npy;@%S/Inputs/attention/k_s1_t1.npy;@%S/Inputs/attention/v_s1_t1.npy;@%S/Inputs/attention/mask_s1_t1.npy' \
+// RUN:   --input-set='@%S/Inputs/attention/q_s1_t7.npy;@%S/Inputs/attention/k_s1_t7.npy;@%S/Inputs/attention/v_s1_t7.npy;@%S/Inputs/attention/mask_s1_t7.npy' \
+// RUN:   --input-set='@%S/Inputs/attention/q_s1_t70.npy;@%S/Inputs/attention/k_s1_t70.npy;@%S/Inputs/attention/v_s1_t70.npy;@%S/Inputs/attention/mask_s1_t70.npy' \
+// RUN:   --input-set='@%S/Inputs/attention/q_s16_t16.npy;@%S/Inputs/attention/k_s16_t16.npy;@%S/Inputs/attention/v_s16_t16.npy;@%S/Inputs/attention/mask_s16_t16.npy' \
+// RUN:   | FileCheck %s
+// RUN: onyx-opt %s --target=lavapipe --lower | FileCheck %s --check-prefix=LOWER
+
+// One onnx.Attention with grouped-query heads (4 query heads reading 2 kv
+// heads) and an additive mask, s and t known only at run time: lowered and
+// loaded once, run at several (s, t) in one process against the reference
+// backend (t = 70 and 130 span several tiles of keys). The inputs come from
+// Inputs/attention/gen_attention_inputs.py.
+
+// LOWER-COUNT-1: gpu.kernel @attention
+// LOWER-NOT: gpu.kernel
+// LOWER-COUNT-1: gpu.dispatch @attention
+// LOWER-NOT: gpu.dispatch
+
+// CHECK: compile: {{.*}} (1 kernels compiled)
+// CHECK: input set 0:
+// CHECK: output 0 vs ref: {{.*}} PASS
+// CHECK: input set 1:
+// CHECK: output 0 vs ref: {{.*}} PASS
+// CHECK: input set 2:
+// CHECK: output 0 vs ref: {{.*}} PASS
+// CHECK: input set 3:
+// CHECK: output 0 vs ref: {{.*}} PASS
+// CHECK: input set 4:
+// CHECK: output 0 vs ref: {{.*}} PASS
+func.func @main(%q: tensor<1x4x?x8xf32>, %k: tensor<1x2x?x8xf32>, %v: tensor<1x2x?x8xf32>, %mask: tensor<1x1x?x?xf32>) -> tensor<1x4x?x8xf32> {
+  %y = "onnx.Attention"(%q, %k, %v, %mask) : (tensor<1x4x?x8xf32>, tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>, tensor<1x1x?x?xf32>) -> tensor<1x4x?x8xf32>
+  return %y : tensor<1x4x?x8xf32>
+}
