@@ -26,6 +26,7 @@
 
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
+#include "lowering/TiledGemm.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -39,6 +40,14 @@
 namespace onyx::lowering {
 
 namespace {
+
+/// A Transpose swapping the heads and sequence axes of a 4-D tensor.
+bool isHeadsTranspose(Operation *op) {
+  if (!op || op->getName().getStringRef() != "onnx.Transpose")
+    return false;
+  std::optional<SmallVector<int64_t>> perm = onnx::OpAttrs(op).getInts("perm");
+  return perm && *perm == SmallVector<int64_t>{0, 2, 1, 3};
+}
 
 bool sameSize(Size a, Size b) {
   return a.isStatic() == b.isStatic() &&
@@ -54,6 +63,14 @@ LogicalResult checkEqual(LoweringContext &ctx, Size a, Size b,
 }
 
 LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
+  // Q [b, s, H, d] transposed to [b, H, s, d] is read in place, and a
+  // Transpose of the result back to [b, s, H, dv] is written directly.
+  Operation *qTranspose = op->getOperand(0).getDefiningOp();
+  bool qInPlace = qTranspose && isTransposeReadByAttention(qTranspose);
+  Operation *yTranspose = op->getResult(0).hasOneUse()
+                              ? op->getResult(0).getUses().begin()->getOwner()
+                              : nullptr;
+  bool yTransposed = yTranspose && isTransposeWrittenByAttention(yTranspose);
   Value qValue = op->getOperand(0);
   auto qType = cast<RankedTensorType>(qValue.getType());
   auto kType = cast<RankedTensorType>(op->getOperand(1).getType());
@@ -82,7 +99,14 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
            << " storage buffers, more than the target's "
            << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
 
-  SmallVector<Size> qDims = ctx.getDims(qValue);
+  SmallVector<Size> qDims;
+  if (qInPlace) {
+    qDims = ctx.getDims(qTranspose->getOperand(0));
+    if (qDims.size() == 4)
+      std::swap(qDims[1], qDims[2]);
+  } else {
+    qDims = ctx.getDims(qValue);
+  }
   SmallVector<Size> kDims = ctx.getDims(op->getOperand(1));
   SmallVector<Size> vDims = ctx.getDims(op->getOperand(2));
   if (qDims.size() != 4 || kDims.size() != 4 || vDims.size() != 4)
@@ -179,7 +203,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "  uint tid = gl_LocalInvocationID.x;\n"
       "  uint S = {S}, T = {T};\n"
       "  uint c0 = b, c1 = h, c2 = i;\n"
-      "  uint qBase = ((b * {H}u + h) * S + i) * {D}u;\n"
+      "  uint qBase = {qBase};\n"
       "  uint kvRow = (b * {KVH}u + h / {REP}u) * T;\n"
       "  for (uint c = tid; c < {D}u; c += {WG}u)\n"
       "    qs[c] = {qload};\n"
@@ -221,12 +245,20 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "    barrier();\n"
       "  }}\n"
       // All -inf: 0 / 0, NaN as the reference gives.
-      "  uint yBase = ((b * {H}u + h) * S + i) * {DV}u;\n"
+      "  uint yBase = {yBase};\n"
       "{accStore}"
       "}}\n",
       fmt::arg("S", S), fmt::arg("T", T), fmt::arg("H", heads),
       fmt::arg("D", d), fmt::arg("DV", dv), fmt::arg("KVH", kvHeads),
       fmt::arg("REP", heads / kvHeads), fmt::arg("WG", wg),
+      fmt::arg("qBase",
+               qInPlace
+                   ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)
+                   : fmt::format("((b * {}u + h) * S + i) * {}u", heads, d)),
+      fmt::arg("yBase",
+               yTransposed
+                   ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, dv)
+                   : fmt::format("((b * {}u + h) * S + i) * {}u", heads, dv)),
       fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
       fmt::arg("kload", glsl::load(et, "k", "kBase + c")),
       fmt::arg("scale", glsl::literal(et, scale)), fmt::arg("mask", maskCode),
@@ -254,6 +286,27 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   ctx.dispatch(kernel, {seq, Size(heads), batch}, bindings, push);
   return success();
 }
+
+} // namespace
+
+bool isTransposeReadByAttention(Operation *op) {
+  if (!isHeadsTranspose(op) || !op->getResult(0).hasOneUse())
+    return false;
+  OpOperand &use = *op->getResult(0).getUses().begin();
+  return use.getOwner()->getName().getStringRef() == "onnx.Attention" &&
+         use.getOperandNumber() == 0;
+}
+
+bool isTransposeWrittenByAttention(Operation *op) {
+  if (!isHeadsTranspose(op) || isTransposeAbsorbed(op))
+    return false;
+  Value input = op->getOperand(0);
+  Operation *def = input.getDefiningOp();
+  return input.hasOneUse() && def &&
+         def->getName().getStringRef() == "onnx.Attention";
+}
+
+namespace {
 
 const KernelGenerator attentionGenerators[] = {
     {"onnx.Attention", lowerAttention, /*dynamicDims=*/true},

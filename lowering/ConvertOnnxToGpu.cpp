@@ -79,9 +79,23 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   //    results, read as windows of the whole input;
   //  - a Transpose of a MatMul's result that the MatMul already stored
   //    permuted (isTransposeWrittenByMatMul), a view of the new shape.
+  //  - a Transpose of Attention's Q (isTransposeReadByAttention), read in
+  //    place, and of its result (isTransposeWrittenByAttention), stored in
+  //    the Transpose's order by the Attention kernel.
+  if (isTransposeWrittenByAttention(op)) {
+    Value view = ctx.getView(op->getOperand(0));
+    SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+    if (!view || dims.size() != 4)
+      return failure();
+    Value result = op->getResult(0);
+    ctx.setResult(result, ctx.reinterpret(
+                              view, cast<RankedTensorType>(result.getType())));
+    ctx.setDims(result, {dims[0], dims[2], dims[1], dims[3]});
+    return success();
+  }
   bool writtenByMatMul = isTransposeWrittenByMatMul(op);
   bool split = isSplitAbsorbed(op);
-  if (split || isTransposeAbsorbed(op) ||
+  if (split || isTransposeAbsorbed(op) || isTransposeReadByAttention(op) ||
       (isAlias(name) && isSplitWindow(op->getResult(0))) || writtenByMatMul) {
     Value view = ctx.getView(op->getOperand(0));
     if (!view)

@@ -233,6 +233,16 @@ ArrayRef<KernelGenerator> getReductionGenerators();
 ArrayRef<KernelGenerator> getNormalizationGenerators();
 ArrayRef<KernelGenerator> getRotaryGenerators();
 ArrayRef<KernelGenerator> getAttentionGenerators();
+
+/// Whether `op` is a Transpose [b, s, H, d] -> [b, H, s, d] whose only
+/// reader is an Attention's Q: it emits nothing and the Attention kernel
+/// reads its input in place (AttentionKernels.cpp).
+bool isTransposeReadByAttention(Operation *op);
+/// Whether `op` is a Transpose [b, H, s, dv] -> [b, s, H, dv], not absorbed
+/// by a MatMul, of an Attention result it alone reads: it emits nothing, the
+/// Attention kernel stores its result in that order, and the Transpose's
+/// result names that memory.
+bool isTransposeWrittenByAttention(Operation *op);
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 ArrayRef<KernelGenerator> getTopKGenerators();

@@ -53,7 +53,7 @@
 // UNBOUND: [[SEQ:%.+]] = "onnx.Unsqueeze"
 // UNBOUND: [[SHAPE4:%.+]] = "onnx.Concat"(%{{.+}}, [[SEQ]], %{{.+}}, %{{.+}}) {axis = 0 : si64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
 // UNBOUND: "onnx.Reshape"(%{{.+}}, [[SHAPE4]]) : (tensor<1x?x16xf32>, tensor<4xi64>) -> tensor<1x?x2x8xf32>
-// UNBOUND: "onnx.Softmax"{{.*}} -> tensor<1x2x?x?xf32>
+// UNBOUND: "onnx.Attention"{{.*}} -> tensor<1x2x?x8xf32>
 // UNBOUND: return {{.*}} : tensor<1x?x16xf32>
 
 // Old opsets: Split-2 without sizes, LogSoftmax-6 along the last axis,
