@@ -88,9 +88,10 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
     if (!view || dims.size() != 4)
       return failure();
     Value result = op->getResult(0);
-    ctx.setResult(result, ctx.reinterpret(
-                              view, cast<RankedTensorType>(result.getType())));
-    ctx.setDims(result, {dims[0], dims[2], dims[1], dims[3]});
+    SmallVector<Size> permuted = {dims[0], dims[2], dims[1], dims[3]};
+    ctx.setResult(
+        result, ctx.reinterpret(view, cast<RankedTensorType>(result.getType()),
+                                permuted));
     return success();
   }
   bool writtenByMatMul = isTransposeWrittenByMatMul(op);
