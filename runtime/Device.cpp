@@ -218,4 +218,32 @@ LogicalResult Device::submitAndWait(VkCommandBuffer commands,
   return checkVk(result, "vkWaitForFences", loc);
 }
 
+LogicalResult Device::runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
+                              Location loc) const {
+  auto allocInfo = makeVkStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  allocInfo.commandPool = commandPool;
+  allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocInfo.commandBufferCount = 1;
+  VkCommandBuffer commands;
+  if (failed(
+          checkVk(api.vkAllocateCommandBuffers(device, &allocInfo, &commands),
+                  "vkAllocateCommandBuffers", loc)))
+    return failure();
+  auto begin = makeVkStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  LogicalResult result = checkVk(api.vkBeginCommandBuffer(commands, &begin),
+                                 "vkBeginCommandBuffer", loc);
+  if (succeeded(result)) {
+    record(commands);
+    result =
+        checkVk(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer", loc);
+  }
+  if (succeeded(result))
+    result = submitAndWait(commands, loc);
+  api.vkFreeCommandBuffers(device, commandPool, 1, &commands);
+  return result;
+}
+
 } // namespace onyx::runtime

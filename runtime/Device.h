@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include "runtime/Instance.h"
 
 namespace onyx::runtime {
@@ -72,6 +74,10 @@ public:
   createBuffer(uint64_t size, MemoryKind kind, Location loc) const;
   /// Submits `commands` and waits until the device has run them.
   LogicalResult submitAndWait(VkCommandBuffer commands, Location loc) const;
+  /// Records a command buffer with `record`, runs it once and waits for it
+  /// (uploads and copies outside any recording).
+  LogicalResult runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
+                        Location loc) const;
 
 private:
   Device(const Instance &instance, const DeviceInfo &info)

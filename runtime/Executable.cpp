@@ -164,36 +164,17 @@ LogicalResult Executable::uploadWeights() {
   if (copies.empty())
     return success();
 
-  auto allocInfo = makeVkStruct<VkCommandBufferAllocateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  allocInfo.commandPool = device.getCommandPool();
-  allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocInfo.commandBufferCount = 1;
-  VkCommandBuffer upload;
-  if (failed(checkVk(
-          api.vkAllocateCommandBuffers(device.getHandle(), &allocInfo, &upload),
-          "vkAllocateCommandBuffers", loc)))
-    return failure();
-  auto begin = makeVkStruct<VkCommandBufferBeginInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  LogicalResult result = checkVk(api.vkBeginCommandBuffer(upload, &begin),
-                                 "vkBeginCommandBuffer", loc);
-  if (succeeded(result)) {
-    for (auto [index, host] : copies) {
-      VkBufferCopy region{0, 0, host->getSize()};
-      api.vkCmdCopyBuffer(upload, host->getHandle(),
-                          buffers[index]->getHandle(), 1, &region);
-    }
-    // Later submissions read the weights in shaders and copies.
-    recordFullBarrier(api, upload);
-    result = checkVk(api.vkEndCommandBuffer(upload), "vkEndCommandBuffer", loc);
-  }
-  if (succeeded(result))
-    result = device.submitAndWait(upload, loc);
-  api.vkFreeCommandBuffers(device.getHandle(), device.getCommandPool(), 1,
-                           &upload);
-  return result;
+  return device.runOnce(
+      [&](VkCommandBuffer upload) {
+        for (auto [index, host] : copies) {
+          VkBufferCopy region{0, 0, host->getSize()};
+          api.vkCmdCopyBuffer(upload, host->getHandle(),
+                              buffers[index]->getHandle(), 1, &region);
+        }
+        // Later submissions read the weights in shaders and copies.
+        recordFullBarrier(api, upload);
+      },
+      loc);
 }
 
 LogicalResult Executable::createPipelines() {

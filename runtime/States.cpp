@@ -77,34 +77,14 @@ LogicalResult Executable::ensureStateSize(unsigned index, uint64_t size) {
   // What the state holds moves to the new buffer.
   if (buffer && state.bytes) {
     const VulkanApi &api = device.getApi();
-    auto allocInfo = makeVkStruct<VkCommandBufferAllocateInfo>(
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-    allocInfo.commandPool = device.getCommandPool();
-    allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocInfo.commandBufferCount = 1;
-    VkCommandBuffer commands;
-    if (failed(checkVk(api.vkAllocateCommandBuffers(device.getHandle(),
-                                                    &allocInfo, &commands),
-                       "vkAllocateCommandBuffers", loc)))
-      return failure();
-    auto begin = makeVkStruct<VkCommandBufferBeginInfo>(
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    LogicalResult result = checkVk(api.vkBeginCommandBuffer(commands, &begin),
-                                   "vkBeginCommandBuffer", loc);
-    if (succeeded(result)) {
-      VkBufferCopy region{0, 0, state.bytes};
-      api.vkCmdCopyBuffer(commands, buffer->getHandle(),
-                          (*created)->getHandle(), 1, &region);
-      result =
-          checkVk(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer", loc);
-    }
     // Every run starts with a barrier that orders this copy before it.
-    if (succeeded(result))
-      result = device.submitAndWait(commands, loc);
-    api.vkFreeCommandBuffers(device.getHandle(), device.getCommandPool(), 1,
-                             &commands);
-    if (failed(result))
+    if (failed(device.runOnce(
+            [&](VkCommandBuffer commands) {
+              VkBufferCopy region{0, 0, state.bytes};
+              api.vkCmdCopyBuffer(commands, buffer->getHandle(),
+                                  (*created)->getHandle(), 1, &region);
+            },
+            loc)))
       return failure();
   }
   // Recordings name the old buffer.

@@ -108,6 +108,33 @@ protected:
     return builder;
   }
 
+  /// @main(a: ?xf32, b: ?xf32) -> a + b: host ops size the grid and the
+  /// tensors from a's dimension.
+  OwningOpRef<ModuleOp> makeDynamicAdd() {
+    TestModuleBuilder m = makeBuilder();
+    OpBuilder &b = m.getBuilder();
+    m.kernel("add", kAddGlsl, {Access::Read, Access::Read, Access::Write},
+             {64, 1, 1}, {IntegerType::get(ctx, 32, IntegerType::Unsigned)});
+    RankedTensorType dyn = m.tensor({ShapedType::kDynamic});
+    m.func({dyn, dyn}, {dyn});
+    Value n = b.create<DimOp>(m.loc(), m.arg(0), 0)->getResult(0);
+    Value c64 = b.create<ConstantOp>(m.loc(), 64)->getResult(0);
+    Value groups = HostArithOp::create(b, m.loc(), "gpu.ceildivi", n, c64);
+    auto view = ViewType::get(dyn);
+    SmallVector<Value> views;
+    for (int i = 0; i < 3; ++i)
+      views.push_back(b.create<AllocOp>(m.loc(), view, n)->getResult(0));
+    m.upload(0, views[0]);
+    m.upload(1, views[1]);
+    b.create<DispatchOp>(m.loc(), "add",
+                         SmallVector<OpFoldResult>{groups,
+                                                   b.getI64IntegerAttr(1),
+                                                   b.getI64IntegerAttr(1)},
+                         views, SmallVector<OpFoldResult>{n});
+    m.ret(m.download(views[2]));
+    return m.takeModule();
+  }
+
   std::unique_ptr<Executable> load(ModuleOp module, bool profile = false) {
     LoadOptions options;
     options.profile = profile;
@@ -118,6 +145,9 @@ protected:
     return std::move(*exe);
   }
 
+  static RankedTensorType f32Type(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, FloatType::getF32(ctx));
+  }
   HostTensor tensor(ArrayRef<int64_t> shape, ArrayRef<float> values) {
     HostTensor t{RankedTensorType::get(shape, FloatType::getF32(ctx)), {}};
     t.data.resize(values.size() * sizeof(float));
@@ -206,27 +236,7 @@ TEST_F(RuntimeTest, VectorAdd) {
 // the count and grid, the runtime places the tensors for each size, and a
 // size seen before reuses its recording. No pipeline is created after load.
 TEST_F(RuntimeTest, DynamicDimsRunAtSeveralSizes) {
-  TestModuleBuilder m = makeBuilder();
-  OpBuilder &b = m.getBuilder();
-  m.kernel("add", kAddGlsl, {Access::Read, Access::Read, Access::Write},
-           {64, 1, 1}, {IntegerType::get(ctx, 32, IntegerType::Unsigned)});
-  RankedTensorType dyn = m.tensor({ShapedType::kDynamic});
-  m.func({dyn, dyn}, {dyn});
-  Value n = b.create<DimOp>(m.loc(), m.arg(0), 0)->getResult(0);
-  Value c64 = b.create<ConstantOp>(m.loc(), 64)->getResult(0);
-  Value groups = HostArithOp::create(b, m.loc(), "gpu.ceildivi", n, c64);
-  auto view = ViewType::get(dyn);
-  SmallVector<Value> views;
-  for (int i = 0; i < 3; ++i)
-    views.push_back(b.create<AllocOp>(m.loc(), view, n)->getResult(0));
-  m.upload(0, views[0]);
-  m.upload(1, views[1]);
-  b.create<DispatchOp>(m.loc(), "add",
-                       SmallVector<OpFoldResult>{groups, b.getI64IntegerAttr(1),
-                                                 b.getI64IntegerAttr(1)},
-                       views, SmallVector<OpFoldResult>{n});
-  m.ret(m.download(views[2]));
-  OwningOpRef<ModuleOp> module = m.takeModule();
+  OwningOpRef<ModuleOp> module = makeDynamicAdd();
 
   std::unique_ptr<Executable> exe = load(*module);
   ASSERT_TRUE(exe);
@@ -236,7 +246,7 @@ TEST_F(RuntimeTest, DynamicDimsRunAtSeveralSizes) {
     FailureOr<std::vector<HostTensor>> out = exe->run(
         {tensor({size}, iota(size, 0)), tensor({size}, iota(size, 10))});
     ASSERT_TRUE(succeeded(out)) << "size " << size;
-    EXPECT_EQ((*out)[0].type, m.tensor({size}));
+    EXPECT_EQ((*out)[0].type, f32Type({size}));
     std::vector<float> c = floats((*out)[0]);
     ASSERT_EQ(c.size(), size_t(size));
     for (int64_t i = 0; i < size; ++i)
@@ -253,27 +263,7 @@ TEST_F(RuntimeTest, DynamicDimsRunAtSeveralSizes) {
 // copy (a decoder's cache): s_{t+1} = x_t + s_t, at a growing size. Only the
 // last elements of the final result are read back.
 TEST_F(RuntimeTest, StatesCarryResultsToTheNextRun) {
-  TestModuleBuilder m = makeBuilder();
-  OpBuilder &b = m.getBuilder();
-  m.kernel("add", kAddGlsl, {Access::Read, Access::Read, Access::Write},
-           {64, 1, 1}, {IntegerType::get(ctx, 32, IntegerType::Unsigned)});
-  RankedTensorType dyn = m.tensor({ShapedType::kDynamic});
-  m.func({dyn, dyn}, {dyn});
-  Value n = b.create<DimOp>(m.loc(), m.arg(0), 0)->getResult(0);
-  Value c64 = b.create<ConstantOp>(m.loc(), 64)->getResult(0);
-  Value groups = HostArithOp::create(b, m.loc(), "gpu.ceildivi", n, c64);
-  auto view = ViewType::get(dyn);
-  SmallVector<Value> views;
-  for (int i = 0; i < 3; ++i)
-    views.push_back(b.create<AllocOp>(m.loc(), view, n)->getResult(0));
-  m.upload(0, views[0]);
-  m.upload(1, views[1]);
-  b.create<DispatchOp>(m.loc(), "add",
-                       SmallVector<OpFoldResult>{groups, b.getI64IntegerAttr(1),
-                                                 b.getI64IntegerAttr(1)},
-                       views, SmallVector<OpFoldResult>{n});
-  m.ret(m.download(views[2]));
-  OwningOpRef<ModuleOp> module = m.takeModule();
+  OwningOpRef<ModuleOp> module = makeDynamicAdd();
   std::unique_ptr<Executable> exe = load(*module);
   ASSERT_TRUE(exe);
   ASSERT_TRUE(succeeded(exe->setStateBindings({{0, 1}})));
@@ -283,7 +273,7 @@ TEST_F(RuntimeTest, StatesCarryResultsToTheNextRun) {
   RunOptions next = first;
   next.argumentsFromState = {1};
   auto shapeOnly = [&](int64_t size) {
-    return HostTensorRef{m.tensor({size}), {}};
+    return HostTensorRef{f32Type({size}), {}};
   };
   // s_1 = 1 + 10, from the host.
   HostTensor x = tensor({300}, std::vector<float>(300, 1));
@@ -291,7 +281,7 @@ TEST_F(RuntimeTest, StatesCarryResultsToTheNextRun) {
   FailureOr<std::vector<HostTensor>> out =
       exe->runViews({{x.type, x.data}, {s.type, s.data}}, first);
   ASSERT_TRUE(succeeded(out));
-  EXPECT_EQ((*out)[0].type, m.tensor({300}));
+  EXPECT_EQ((*out)[0].type, f32Type({300}));
   EXPECT_TRUE((*out)[0].data.empty());
   EXPECT_EQ(exe->getStateBytes(0), 300u * 4);
   // Twice more on the device: s_3 = 1 + 1 + 11.
@@ -306,7 +296,7 @@ TEST_F(RuntimeTest, StatesCarryResultsToTheNextRun) {
   HostTensor ramp = tensor({300}, iota(300, 0));
   out = exe->runViews({{ramp.type, ramp.data}, shapeOnly(300)}, read);
   ASSERT_TRUE(succeeded(out));
-  EXPECT_EQ((*out)[0].type, m.tensor({4}));
+  EXPECT_EQ((*out)[0].type, f32Type({4}));
   EXPECT_EQ(floats((*out)[0]), (std::vector<float>{309, 310, 311, 312}));
 
   // A state read at another size than it holds is an error, and so is an
