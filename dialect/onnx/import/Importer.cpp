@@ -73,6 +73,43 @@ static FailureOr<int64_t> getOpset(const pb::ModelProto &model, Location loc) {
   return emitError(loc) << "the model imports no ai.onnx opset";
 }
 
+/// Whether a node of `graph` or of its subgraphs is in `domain`.
+static bool usesDomain(const pb::GraphProto &graph, StringRef domain) {
+  for (const pb::NodeProto &node : graph.node()) {
+    if (node.domain() == domain)
+      return true;
+    for (const pb::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && usesDomain(attr.g(), domain))
+        return true;
+      for (const pb::GraphProto &g : attr.graphs())
+        if (usesDomain(g, domain))
+          return true;
+    }
+  }
+  return false;
+}
+
+/// ONNX Runtime's contrib ops are all of version 1 of their domain; a model
+/// that uses them must import it (as ONNX requires of every domain).
+static LogicalResult checkMicrosoftOpset(const pb::ModelProto &model,
+                                         Location loc) {
+  bool imported = false;
+  for (const pb::OperatorSetIdProto &opset : model.opset_import()) {
+    if (opset.domain() != kMicrosoftDomain)
+      continue;
+    if (opset.version() != 1)
+      return emitError(loc) << kMicrosoftDomain << " opset " << opset.version()
+                            << " is not supported (onyx imports version 1, "
+                               "that of ONNX Runtime's contrib ops)";
+    imported = true;
+  }
+  if (!imported && usesDomain(model.graph(), kMicrosoftDomain))
+    return emitError(loc) << "the model has " << kMicrosoftDomain
+                          << " nodes but imports no " << kMicrosoftDomain
+                          << " opset";
+  return success();
+}
+
 /// The name of `node` in reports: its own, or its first output's, or its
 /// position in the graph.
 static std::string getNodeName(const pb::NodeProto &node, int index) {
@@ -93,10 +130,9 @@ collectUnsupportedOps(const pb::GraphProto &graph, const std::string &prefix,
     const pb::NodeProto &node = graph.node(i);
     std::string path = prefix + getNodeName(node, i);
     const std::string &domain = node.domain();
-    bool isOnnx = domain.empty() || domain == "ai.onnx";
-    if (!isOnnx || !isSupportedOp(node.op_type()))
-      ops[isOnnx ? node.op_type() : domain + "." + node.op_type()].push_back(
-          path);
+    if (!isSupportedOp(domain, node.op_type()))
+      ops[isOnnxDomain(domain) ? node.op_type() : domain + "." + node.op_type()]
+          .push_back(path);
     for (const pb::AttributeProto &attr : node.attribute()) {
       if (attr.has_g())
         collectUnsupportedOps(
@@ -188,7 +224,8 @@ static OwningOpRef<ModuleOp> importModel(StringRef bytes, Location fileLoc,
   pb::ModelProto model;
   if (failed(parseModel(bytes, model, fileLoc)))
     return nullptr;
-  if (failed(checkSupportedOps(model.graph(), fileLoc)))
+  if (failed(checkMicrosoftOpset(model, fileLoc)) ||
+      failed(checkSupportedOps(model.graph(), fileLoc)))
     return nullptr;
   FailureOr<int64_t> opset = getOpset(model, fileLoc);
   if (failed(opset))

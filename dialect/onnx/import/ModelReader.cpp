@@ -2,6 +2,8 @@
 
 #include "dialect/onnx/import/ModelReader.h"
 
+#include "dialect/onnx/import/OpsetMapping.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include "onnx/checker.h"
@@ -52,20 +54,46 @@ LogicalResult parseTensor(StringRef bytes, pb::TensorProto &tensor,
   return parseMessage(bytes, tensor, loc, "ONNX tensor");
 }
 
-/// Whether the installed ONNX library knows the model's IR version and the
-/// version of every opset the model imports.
+/// Whether the installed ONNX library has a schema for every node of
+/// `graph` in the ai.onnx domain (ONNX Runtime registers ops of its own
+/// there, SimplifiedLayerNormalization, which the checker would reject).
+static bool checkerKnowsOps(const pb::GraphProto &graph, int opset) {
+  for (const pb::NodeProto &node : graph.node()) {
+    if (isOnnxDomain(node.domain()) &&
+        !pb::OpSchemaRegistry::Schema(node.op_type(), opset, ""))
+      return false;
+    for (const pb::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !checkerKnowsOps(attr.g(), opset))
+        return false;
+      for (const pb::GraphProto &g : attr.graphs())
+        if (!checkerKnowsOps(g, opset))
+          return false;
+    }
+  }
+  return true;
+}
+
+/// Whether the installed ONNX library knows the model's IR version, the
+/// version of every opset the model imports and its ai.onnx ops. ONNX
+/// Runtime's contrib domain is not ONNX's: the checker passes over its
+/// nodes, which the dialect's own schemas and verifiers check.
 static bool checkerKnowsVersions(const pb::ModelProto &model) {
   if (model.ir_version() > pb::IR_VERSION)
     return false;
   const auto &ranges =
       pb::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  int onnxOpset = 0;
   for (const pb::OperatorSetIdProto &opset : model.opset_import()) {
-    std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
+    if (opset.domain() == kMicrosoftDomain)
+      continue;
+    std::string domain = isOnnxDomain(opset.domain()) ? "" : opset.domain();
+    if (domain.empty())
+      onnxOpset = int(opset.version());
     auto it = ranges.find(domain);
     if (it == ranges.end() || opset.version() > it->second.second)
       return false;
   }
-  return true;
+  return checkerKnowsOps(model.graph(), onnxOpset);
 }
 
 /// The checker's messages span several lines (a node is printed in the

@@ -1,6 +1,7 @@
 //===- NodeImporter.cpp - One ONNX node to onnx dialect ops ---------------===//
 
 #include "dialect/onnx/import/NodeImporter.h"
+#include "dialect/onnx/import/OpsetMapping.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 
@@ -94,6 +95,8 @@ NodeImporter::NodeImporter(OpEmitter &emitter, const pb::NodeProto &node,
 }
 
 StringRef NodeImporter::getOpType() const { return node.op_type(); }
+
+StringRef NodeImporter::getDomain() const { return node.domain(); }
 
 void NodeImporter::setOperand(unsigned i, Value value) {
   while (operands.size() <= i)
@@ -286,7 +289,7 @@ NodeImporter::convertAttribute(const pb::AttributeProto &attr,
 
 FailureOr<SmallVector<Value>> NodeImporter::build() {
   Context *ctx = getContext();
-  std::string opName = ("onnx." + getOpType()).str();
+  std::string opName = getDialectOpName(getDomain(), getOpType());
   const OpSchema *schema = lookupOpSchema(opName);
   SmallVector<NamedAttribute> attrs(converted);
   for (const pb::AttributeProto *attr : pending) {

@@ -62,6 +62,8 @@ public:
                Location loc, SmallVector<Value> operands, StringRef baseDir);
 
   StringRef getOpType() const;
+  /// The node's domain ("" for ai.onnx).
+  StringRef getDomain() const;
   /// The version of the ai.onnx opset the model imports.
   int64_t getOpset() const { return opset; }
   Location getLoc() const { return loc; }
@@ -103,7 +105,8 @@ public:
     resultShape.emplace(shape.begin(), shape.end());
   }
 
-  /// Converts the attributes left, creates `onnx.<OpType>` and returns one
+  /// Converts the attributes left, creates the op (`onnx.<OpType>`, or
+  /// `onnx.<domain>.<OpType>` outside ai.onnx) and returns one
   /// value per node output (null for unused outputs).
   FailureOr<SmallVector<Value>> build();
 

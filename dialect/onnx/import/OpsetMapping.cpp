@@ -18,8 +18,21 @@
 
 namespace onyx::onnx {
 
-bool isSupportedOp(StringRef opType) {
-  return lookupOpSchema(("onnx." + opType).str()) != nullptr;
+bool isOnnxDomain(StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+std::string getDialectOpName(StringRef domain, StringRef opType) {
+  if (isOnnxDomain(domain))
+    return ("onnx." + opType).str();
+  if (domain == kMicrosoftDomain)
+    return ("onnx." + domain + "." + opType).str();
+  return {};
+}
+
+bool isSupportedOp(StringRef domain, StringRef opType) {
+  std::string name = getDialectOpName(domain, opType);
+  return !name.empty() && lookupOpSchema(name) != nullptr;
 }
 
 /// The type of operand `i`, which the node must have; fails with an error
@@ -406,6 +419,8 @@ static const VersionMapping mappings[] = {
 };
 
 LogicalResult mapToCanonicalForm(NodeImporter &node) {
+  if (!isOnnxDomain(node.getDomain()))
+    return success();
   for (const VersionMapping &mapping : mappings)
     if ((mapping.opType.empty() || mapping.opType == node.getOpType()) &&
         node.getOpset() < mapping.beforeOpset && failed(mapping.map(node)))

@@ -20,10 +20,24 @@ namespace onyx::onnx {
 constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 27;
 
-/// Whether nodes of `opType` in the ai.onnx domain can be imported.
-bool isSupportedOp(StringRef opType);
+/// The domain of ONNX Runtime's contrib ops (version 1 is the only one).
+constexpr const char *kMicrosoftDomain = "com.microsoft";
 
-/// Rewrites `node` from the model's opset into the dialect's canonical form.
+/// Whether `domain` is ONNX's default domain ("" or "ai.onnx").
+bool isOnnxDomain(StringRef domain);
+
+/// The dialect op that nodes of `opType` in `domain` import as: `onnx.Add`
+/// for the ai.onnx domain, `onnx.com.microsoft.GroupQueryAttention` for
+/// ONNX Runtime's contrib ops (the domain spelled out, so that an op name
+/// says which (domain, op type) it is); empty for a domain onyx does not
+/// import.
+std::string getDialectOpName(StringRef domain, StringRef opType);
+
+/// Whether nodes of `opType` in `domain` can be imported.
+bool isSupportedOp(StringRef domain, StringRef opType);
+
+/// Rewrites `node` from the model's opset into the dialect's canonical form
+/// (nodes of other domains than ai.onnx are left as they are).
 LogicalResult mapToCanonicalForm(NodeImporter &node);
 
 } // namespace onyx::onnx
