@@ -235,6 +235,7 @@ unsigned getMaxBatch(LoweringContext &ctx, unsigned other);
 
 // Generators of the family's other files, rows of its one table.
 LogicalResult lowerGather(Operation *op, LoweringContext &ctx);
+LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx);
 LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx);
 LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx);

@@ -586,6 +586,7 @@ const KernelGenerator generators[] = {
     {"onnx.Pad", lowerPad, /*dynamicDims=*/true},
     {"onnx.Range", lowerRange, /*dynamicDims=*/true},
     {"onnx.ScatterElements", lowerScatterElements, /*dynamicDims=*/true},
+    {"onnx.GatherND", lowerGatherND, /*dynamicDims=*/true},
     {"onnx.ScatterND", lowerScatterND, /*dynamicDims=*/true},
     {"onnx.Slice", lowerSlice, /*dynamicDims=*/true},
     {"onnx.Split", lowerSplit, /*dynamicDims=*/true},

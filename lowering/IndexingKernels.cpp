@@ -1,6 +1,7 @@
-//===- IndexingKernels.cpp - Gather, ScatterND and their Elements forms ---===//
+//===- IndexingKernels.cpp - Gather(ND), ScatterND and the Elements forms -===//
 //
-// Gather copies one run of `inner` elements per index and outer position;
+// Gather copies one run of `inner` elements per index and outer position,
+// GatherND one slice per index tuple;
 // ScatterND copies the data, then writes the updates over the copy in a
 // second dispatch. Indices are read on the device (they are usually not
 // constants); negative ones count from the end, and indices out of range,
@@ -196,6 +197,97 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
       bitsZero(unit) +
       ";\n"
       "}\n";
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
+              bitsBuffer(0, gpu::Access::Read, unit, "x") +
+              indexBuffer(1, indexType.getElementType(), "indices") +
+              bitsBuffer(2, gpu::Access::Write, unit, "y") + main;
+  dispatchLinear(symbols, spec, sizes, total, {data, indices, out});
+  return success();
+}
+
+/// GatherND: one invocation per unit of the result, which is the slice
+/// `e` of tuple `t` of batch `n`; an index tuple out of range gives zeros.
+LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
+  RankedTensorType dataType =
+      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
+  RankedTensorType indexType =
+      dataType ? checkIndices(ctx, op->getOperand(1), false, true) : nullptr;
+  RankedTensorType outType =
+      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
+                : nullptr;
+  if (!outType)
+    return failure();
+  int64_t k = indexType.getShape().back();
+  if (ShapedType::isDynamic(k))
+    return ctx.emitError() << "has index tuples whose length is known only "
+                              "at run time; GPU kernels need a static shape "
+                              "there";
+  int64_t b = onnx::OpAttrs(op).getInt("batch_dims");
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
+  if (shape.size() != size_t(dataType.getRank()) ||
+      indexShape.size() != size_t(indexType.getRank()))
+    return failure();
+  for (int64_t d = 0; d < b; ++d)
+    if (failed(checkAtRunTime(symbols, "gpu.eqi", shape[d], indexShape[d],
+                              "batch dimension " + std::to_string(d) +
+                                  " is {0} in 'data' but {1} in 'indices'")))
+      return failure();
+  ArrayRef<Poly> inner = ArrayRef<Poly>(shape).drop_front(b);
+  SmallVector<Poly> outDims(indexShape.begin(), indexShape.end() - 1);
+  outDims.append(inner.begin() + k, inner.end());
+  Poly tuples = getNumElements(
+      ArrayRef<Poly>(indexShape).drop_front(b).drop_back()); // per batch
+  Poly slice = getNumElements(inner.drop_front(k));
+  Poly outCount = getNumElements(outDims);
+  Value out =
+      allocateResult(symbols, op->getResult(0), resultDims(outType, outDims));
+  if (outCount.isConstant(0))
+    return success();
+  Value data = ctx.getView(op->getOperand(0));
+  Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
+  if (!indices)
+    return failure();
+
+  // Slices move in units as wide as they allow.
+  unsigned byteSize = getByteSize(dataType.getElementType());
+  unsigned unit = getWidestUnit(ctx, byteSize, slice.getDivisor());
+  int64_t factor = unit / byteSize;
+  Poly run = slice.divideExactly(factor);
+  Poly total = outCount.divideExactly(factor);
+  SmallVector<Poly> strides = getStrides(inner);
+  KernelSizes sizes(ctx);
+  auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
+  // g counts tuples over all batches; the batch's data starts at
+  // n * batchUnits.
+  std::string offset = "uint n = g / " + text(tuples) +
+                       ";\nuint offset = n * " +
+                       text(getNumElements(inner).divideExactly(factor)) +
+                       ";\nbool valid = true;\n";
+  for (int64_t j = 0; j < k; ++j) {
+    std::string v = fmt::format("k{}", j);
+    std::string dim = symbols.intText(inner[j], sizes);
+    offset += readIndex(indexType.getElementType(), "indices",
+                        "g * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
+              "if (" + v + " < 0) " + v + " += " + dim +
+              ";\nvalid = valid && " + v + "Fits && " + v + " >= 0 && " + v +
+              " < " + dim + ";\noffset += uint(" + v + ") * " +
+              text(strides[j].divideExactly(factor)) + ";\n";
+  }
+  KernelSpec spec;
+  spec.name = "gather_nd";
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  std::string main = "void main() {\n"
+                     "uint i = gl_GlobalInvocationID.x;\n"
+                     "if (i >= " +
+                     text(total) +
+                     ") return;\n"
+                     "uint g = i / " +
+                     text(run) + ", e = i % " + text(run) + ";\n" + offset +
+                     "y.d[i] = valid ? x.d[offset + e] : " + bitsZero(unit) +
+                     ";\n}\n";
   spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
               bitsBuffer(0, gpu::Access::Read, unit, "x") +
               indexBuffer(1, indexType.getElementType(), "indices") +

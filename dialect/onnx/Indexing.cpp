@@ -1,11 +1,12 @@
-//===- Indexing.cpp - Gather, ScatterND, GatherElements, ScatterElements --===//
+//===- Indexing.cpp - Gather(ND), ScatterND and the Elements forms --------===//
 //
 // Gather picks entries of `data` along `axis` by (possibly negative)
-// indices; ScatterND writes slices of `updates` into a copy of `data` at the
-// index tuples in the last dimension of `indices`, replacing or combining
-// (add, mul, max, min) as `reduction` says. GatherElements and
-// ScatterElements do the same per element, with indices of data's rank.
-// Indices out of range are reported by the evaluator, never read.
+// indices; GatherND picks slices of `data` at the index tuples in the last
+// dimension of `indices` (after `batch_dims` leading dimensions they share);
+// ScatterND writes slices of `updates` into a copy of `data` at such tuples,
+// replacing or combining (add, mul, max, min) as `reduction` says.
+// GatherElements and ScatterElements do the same per element, with indices of
+// data's rank. Indices out of range are reported by the evaluator, never read.
 //
 // Gather of the Shape of a tensor whose picked dimensions are static folds
 // to a constant even when other dimensions are dynamic (knownInts).
@@ -103,6 +104,95 @@ std::optional<KnownInts> knownIntsOfGather(Operation *op, unsigned depth) {
     result.push_back((*data)[index < 0 ? index + count : index]);
   }
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// GatherND
+//===----------------------------------------------------------------------===//
+
+// data [B..., D...] and indices [B..., T..., k] share their first
+// `batch_dims` dimensions B; each tuple of k indices picks the slice
+// data[b, i0, ..., ik-1, ...], so the result is [B..., T..., D[k:]...].
+
+const AttrSpec gatherNDAttrs[] = {intAttr("batch_dims", 0)};
+
+/// The result shape of a GatherND, or an error on `s` (batch dims that
+/// differ are checked where both are static; the evaluator checks the rest).
+LogicalResult inferGatherND(InferState &s) {
+  if (s.getElementKind(1) != ElementType::I64)
+    return s.emitOperandError(1)
+           << "must have element type i64, got " << s.getElementType(1);
+  ArrayRef<int64_t> data = s.getShape(0), indices = s.getShape(1);
+  int64_t batchDims = s.getAttrs().getInt("batch_dims");
+  int64_t r = data.size(), q = indices.size();
+  if (r < 1 || q < 1)
+    return s.emitError() << "needs operands of rank 1 or more";
+  if (batchDims < 0 || batchDims >= std::min(r, q))
+    return s.emitAttrError("batch_dims")
+           << "is " << batchDims << ", expected 0 to " << std::min(r, q) - 1;
+  int64_t k = indices.back();
+  if (ShapedType::isDynamic(k))
+    return s.emitOperandError(1) << "must have a static last dimension";
+  if (k < 1 || k > r - batchDims)
+    return s.emitOperandError(1)
+           << "index tuples have " << k << " entries, but 'data' has "
+           << r - batchDims << " dimensions after the batch dimensions";
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (!ShapedType::isDynamic(data[d]) && !ShapedType::isDynamic(indices[d]) &&
+        data[d] != indices[d])
+      return s.emitError() << "batch dimension " << d << " is " << data[d]
+                           << " in 'data' but " << indices[d]
+                           << " in 'indices'";
+    shape.push_back(ShapedType::isDynamic(data[d]) ? indices[d] : data[d]);
+  }
+  shape.append(indices.begin() + batchDims, indices.end() - 1);
+  shape.append(data.begin() + batchDims + k, data.end());
+  s.addResult(shape, s.getElementType(0));
+  return success();
+}
+
+LogicalResult evalGatherND(EvalState &s) {
+  const Tensor &data = s.input(0);
+  ArrayRef<int64_t> shape = data.getShape();
+  ArrayRef<int64_t> indexShape = s.input(1).getShape();
+  SmallVector<int64_t> indices = s.input(1).toInts();
+  int64_t b = s.getAttrs().getInt("batch_dims");
+  int64_t k = indexShape.back();
+  for (int64_t d = 0; d < b; ++d)
+    if (shape[d] != indexShape[d])
+      return s.emitError() << "batch dimension " << d << " is " << shape[d]
+                           << " in 'data' but " << indexShape[d]
+                           << " in 'indices'";
+  int64_t batches = getNumElements(shape.take_front(b));
+  int64_t tuples = getNumElements(indexShape.drop_front(b).drop_back());
+  ArrayRef<int64_t> inner = shape.drop_front(b);
+  int64_t batchSize = getNumElements(inner);
+  SmallVector<int64_t> strides = getStrides(inner);
+  size_t size = getByteSize(data.getElementType());
+  int64_t slice = getNumElements(inner.drop_front(k)) * size;
+  SmallVector<int64_t> outShape(indexShape.drop_back());
+  outShape.append(inner.begin() + k, inner.end());
+  Tensor out(data.getElementType(), outShape);
+  const char *src = data.getBytes().data();
+  char *dst = out.getMutableBytes().data();
+  for (int64_t n = 0; n < batches; ++n) {
+    for (int64_t t = 0; t < tuples; ++t) {
+      int64_t offset = n * batchSize;
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t index = indices[(n * tuples + t) * k + j];
+        if (index < -inner[j] || index >= inner[j])
+          return s.emitError()
+                 << "index " << index
+                 << " is out of range for a dimension of size " << inner[j];
+        offset += (index < 0 ? index + inner[j] : index) * strides[j];
+      }
+      std::memcpy(dst, src + offset * size, slice);
+      dst += slice;
+    }
+  }
+  s.addOutput(std::move(out));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -345,6 +435,10 @@ const OpDef indexingDefs[] = {
      .infer = inferGather,
      .evaluate = evalGather,
      .knownInts = knownIntsOfGather},
+    {{"onnx.GatherND", gatherOperands, gatherResults, gatherNDAttrs,
+      OpTrait::Pure},
+     inferGatherND,
+     evalGatherND},
     {{"onnx.ScatterND", scatterOperands, scatterResults, scatterAttrs,
       OpTrait::Pure},
      inferScatterND,

@@ -26,8 +26,8 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Data movement and shapes.
       "Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "Concat",
       "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Shape", "Size",
-      "ConstantOfShape", "Range", "Trilu", "ScatterND", "GatherElements",
-      "ScatterElements", "Dropout", "Constant", "Gelu",
+      "ConstantOfShape", "Range", "Trilu", "ScatterND", "GatherND",
+      "GatherElements", "ScatterElements", "Dropout", "Constant", "Gelu",
       // Data-dependent result sizes (issue 10).
       "NonZero", "TopK", "Unique", "Compress"};
   return llvm::is_contained(kOps, op);
