@@ -11,6 +11,12 @@
 // depthwise convolutions are a batch of thin products. Any number of
 // spatial dimensions works the same way.
 //
+// onnx.ConvTranspose runs one invocation per output element, which gathers
+// what the scatter of the definition would add to it: for each kernel
+// offset whose input position (output + pad - offset * dilation) / stride
+// is whole and inside the input, the dot product over the group's input
+// channels. Strides, dilations, pads and sizes are baked in.
+//
 //===----------------------------------------------------------------------===//
 #include "lowering/Glsl.h"
 #include "lowering/TiledGemm.h"
@@ -20,7 +26,10 @@
 
 #include "ir/Operation.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+
+#include <fmt/format.h>
 
 namespace onyx::lowering {
 
@@ -169,7 +178,118 @@ LogicalResult generatePlainConv(Operation *op, LoweringContext &ctx) {
   return generateConv(op, ctx, nullptr);
 }
 
-const KernelGenerator generators[] = {{"onnx.Conv", generatePlainConv}};
+LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
+  auto xType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto yType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type et = xType.getElementType();
+  if (!glsl::isSupported(et) || !glsl::isFloat(et))
+    return ctx.emitError() << "element type " << et
+                           << " is not supported by the ConvTranspose kernel";
+  for (RankedTensorType type : {xType, wType, yType})
+    if (failed(checkBindingSize(ctx, type)))
+      return failure();
+  ArrayRef<int64_t> xShape = xType.getShape(), wShape = wType.getShape();
+  ArrayRef<int64_t> input = xShape.drop_front(2), kernel = wShape.drop_front(2);
+  FailureOr<onnx::WindowGeometry> g = onnx::computeTransposedGeometry(
+      onnx::OpAttrs(op), input, kernel, [&] { return ctx.emitError(); });
+  if (failed(g))
+    return failure();
+  Value output = ctx.allocate(yType);
+  ctx.setResult(op->getResult(0), output);
+  int64_t total = yType.getNumElements();
+  if (total == 0)
+    return success();
+  bool hasBias =
+      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  SmallVector<Value> bindings = {ctx.getView(op->getOperand(0)),
+                                 ctx.getView(op->getOperand(1))};
+  if (hasBias)
+    bindings.push_back(ctx.getView(op->getOperand(2)));
+  if (llvm::is_contained(bindings, Value()))
+    return failure();
+  bindings.push_back(output);
+
+  int64_t groups = onnx::OpAttrs(op).getInt("group");
+  int64_t channels = xShape[1], perGroup = wShape[1];
+  int64_t channelsPerGroup = channels / groups, filters = perGroup * groups;
+  int64_t inPlane = product(input), outPlane = product(g->output);
+  int64_t kernelSize = product(kernel);
+  size_t spatial = input.size();
+  SmallVector<int64_t> inStrides = onnx::getStrides(input);
+  std::string ct = glsl::computeType(et);
+
+  // Per spatial dimension: the input coordinate t / stride, where t must be
+  // a non-negative multiple of the stride.
+  std::string coords;
+  SmallVector<std::string> valid, offset;
+  for (size_t d = 0; d < spatial; ++d) {
+    coords += fmt::format("    int t{0} = int(o{0}) + {1} - int(k{0}) * {2};\n",
+                          d, g->pads[d], g->dilations[d]);
+    if (g->strides[d] == 1) {
+      coords += fmt::format("    int i{0} = t{0};\n", d);
+      valid.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, input[d]));
+    } else {
+      coords += fmt::format("    int i{0} = t{0} / {1};\n", d, g->strides[d]);
+      valid.push_back(fmt::format("t{0} >= 0 && t{0} % {1} == 0 && i{0} < {2}",
+                                  d, g->strides[d], input[d]));
+    }
+    offset.push_back(fmt::format("uint(i{0}) * {1}u", d, inStrides[d]));
+  }
+  // The kernel offset's coordinates, indented into the loop.
+  std::string unflattened = glsl::unflatten(kernel, "k", "k"), kernelCoords;
+  for (StringRef line : llvm::split(unflattened, '\n'))
+    if (!line.empty())
+      kernelCoords += "  " + line.str() + "\n";
+
+  uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  KernelSpec spec;
+  spec.name = "conv_transpose";
+  spec.workgroupSize = {wg, 1, 1};
+  spec.bindings.assign(bindings.size() - 1, gpu::Access::Read);
+  spec.bindings.push_back(gpu::Access::Write);
+  unsigned yBinding = bindings.size() - 1;
+  std::string &code = spec.glsl;
+  code = glsl::header(spec.workgroupSize) +
+         glsl::buffer(0, gpu::Access::Read, et, "x") +
+         glsl::buffer(1, gpu::Access::Read, et, "w");
+  if (hasBias)
+    code += glsl::buffer(2, gpu::Access::Read, et, "bias");
+  code += glsl::buffer(yBinding, gpu::Access::Write, et, "y");
+  code += fmt::format("void main() {{\n"
+                      "  uint o = gl_GlobalInvocationID.x;\n"
+                      "  if (o >= {0}u) return;\n"
+                      "  uint n = o / {1}u, m = o / {2}u % {3}u;\n"
+                      "  uint grp = m / {4}u, mm = m % {4}u;\n"
+                      "  uint xBase = (n * {5}u + grp * {6}u) * {7}u;\n"
+                      "  uint wBase = (grp * {6}u * {4}u + mm) * {8}u;\n",
+                      total, filters * outPlane, outPlane, filters, perGroup,
+                      channels, channelsPerGroup, inPlane, kernelSize);
+  code += glsl::unflatten(g->output, fmt::format("o % {}u", outPlane), "o");
+  code +=
+      fmt::format("  {} acc = {};\n", ct,
+                  hasBias ? glsl::load(et, "bias", "m") : glsl::literal(et, 0));
+  code += fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize) +
+          kernelCoords + coords + "    if (!(" + llvm::join(valid, " && ") +
+          "))\n      continue;\n" + "    uint at = xBase + " +
+          llvm::join(offset, " + ") + ";\n" +
+          fmt::format("    for (uint c = 0u; c < {0}u; ++c)\n"
+                      "      acc += {1} * {2};\n",
+                      channelsPerGroup,
+                      glsl::load(et, "x", fmt::format("at + c * {}u", inPlane)),
+                      glsl::load(et, "w",
+                                 fmt::format("wBase + c * {}u + k",
+                                             perGroup * kernelSize))) +
+          "  }\n  " + glsl::store(et, "y", "o", "acc") + "\n}\n";
+  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(total, wg), 1, 1},
+               bindings);
+  return success();
+}
+
+const KernelGenerator generators[] = {
+    {"onnx.Conv", generatePlainConv},
+    {"onnx.ConvTranspose", generateConvTranspose},
+};
 
 } // namespace
 

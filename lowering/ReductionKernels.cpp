@@ -1,10 +1,10 @@
-//===- ReductionKernels.cpp - ReduceSum/Mean/Max/Min and ArgMax -----------===//
+//===- ReductionKernels.cpp - Reduce ops, ArgMax and ArgMin ---------------===//
 //
 // Every output element is one row of the input (WorkgroupReduce.h), reduced
 // by the invocations of a workgroup: any set of axes, contiguous or not,
 // since a row's elements are found through its merged dimensions' strides.
-// Max and Min let NaN win, as the reference does; ArgMax carries the index
-// along with the value and breaks ties towards the first (or, with
+// Max and Min let NaN win, as the reference does; ArgMax and ArgMin carry the
+// index along with the value and breaks ties towards the first (or, with
 // select_last_index, the last) index.
 //
 //===----------------------------------------------------------------------===//
@@ -176,10 +176,11 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
       none.rowLength = 0;
       RowLayout noneLayout = layout;
       noneLayout.chunkLength = 0;
-      emitReduceKernel(ctx, nullptr, type, none, noneLayout, kind, 0, output,
-                       type,
-                       ctx.mul(getNumWorkgroups(ctx, space, layout, false),
-                               ctx.arith("gpu.subi", 1, ctx.arith("gpu.mini", space.rowLength, 1))));
+      emitReduceKernel(
+          ctx, nullptr, type, none, noneLayout, kind, 0, output, type,
+          ctx.mul(getNumWorkgroups(ctx, space, layout, false),
+                  ctx.arith("gpu.subi", 1,
+                            ctx.arith("gpu.mini", space.rowLength, 1))));
     }
     return success();
   }
@@ -255,8 +256,9 @@ static LogicalResult lowerReduce(Operation *op, LoweringContext &ctx) {
   return lowerReduceOp(op, ctx, kind);
 }
 
-/// ArgMax: the value and index of each invocation's best element meet in
-/// two shared arrays; an invocation that saw no element holds index NONE.
+/// ArgMax and ArgMin: the value and index of each invocation's best element
+/// meet in two shared arrays; an invocation that saw no element holds index
+/// NONE.
 static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   auto inputType = cast<RankedTensorType>(data.getType());
@@ -267,6 +269,7 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
     return ctx.emitError() << "needs the target feature int64 for its "
                               "indices";
   onnx::OpAttrs attrs(op);
+  bool isMin = onnx::isOp(op, "onnx.ArgMin");
   int64_t rank = inputType.getRank();
   int64_t axis = attrs.getInt("axis");
   llvm::SmallBitVector reduced(rank);
@@ -285,7 +288,9 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   // A row length of 0 known only at run time dispatches nothing (ONNX
   // leaves that undefined; the reference backend reports it).
   if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot take the maximum of no elements";
+    return ctx.emitError() << "cannot take the "
+                           << (isMin ? "minimum" : "maximum")
+                           << " of no elements";
   Value input = ctx.getView(data);
   if (!input)
     return failure();
@@ -296,7 +301,7 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   KernelSizes sizes(ctx);
   std::string rows = rowDeclarations(sizes, space, layout);
   KernelSpec spec;
-  spec.name = "argmax";
+  spec.name = isMin ? "argmin" : "argmax";
   spec.workgroupSize = {layout.size(), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Write};
   spec.glsl =
@@ -309,7 +314,7 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
                   "bool better({0} b, uint bi, {0} a, uint ai) {{\n"
                   "  if (bi == NONE) return false;\n"
                   "  if (ai == NONE) return true;\n"
-                  "  return b > a || (b == a && bi {1} ai);\n"
+                  "  return b {2} a || (b == a && bi {1} ai);\n"
                   "}}\n"
                   "void combine(uint a, uint b) {{\n"
                   "  if (better(red_v[b], red_i[b], red_v[a], red_i[a])) {{\n"
@@ -317,10 +322,11 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
                   "    red_i[a] = red_i[b];\n"
                   "  }}\n"
                   "}}\n",
-                  ct, attrs.getInt("select_last_index") ? ">" : "<") +
+                  ct, attrs.getInt("select_last_index") ? ">" : "<",
+                  isMin ? "<" : ">") +
       "void main() {\n" + rowPrologue() +
       fmt::format("  {} best = {};\n  uint index = NONE;\n", ct,
-                  glsl::lowest(type)) +
+                  isMin ? glsl::highest(type) : glsl::lowest(type)) +
       forEachElement(fmt::format("      {} v = {};\n"
                                  "      if (better(v, i, best, index)) {{\n"
                                  "        best = v;\n"
@@ -343,6 +349,7 @@ static const KernelGenerator reductionGenerators[] = {
     {"onnx.ReduceMax", lowerReduce<ReduceKind::Max>, /*dynamicDims=*/true},
     {"onnx.ReduceMin", lowerReduce<ReduceKind::Min>, /*dynamicDims=*/true},
     {"onnx.ArgMax", lowerArgMax, /*dynamicDims=*/true},
+    {"onnx.ArgMin", lowerArgMax, /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getReductionGenerators() {

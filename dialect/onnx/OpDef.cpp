@@ -21,6 +21,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendWhereOps(result);
     appendMatMulOps(result);
     appendConvOps(result);
+    appendConvTransposeOps(result);
     appendPoolOps(result);
     appendNormalizationOps(result);
     appendRotaryOps(result);

@@ -180,6 +180,7 @@ void appendClipOps(std::vector<const OpDef *> &defs);
 void appendWhereOps(std::vector<const OpDef *> &defs);
 void appendMatMulOps(std::vector<const OpDef *> &defs);
 void appendConvOps(std::vector<const OpDef *> &defs);
+void appendConvTransposeOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);
 void appendNormalizationOps(std::vector<const OpDef *> &defs);
 void appendRotaryOps(std::vector<const OpDef *> &defs);

@@ -1,4 +1,4 @@
-//===- Reduction.cpp - ReduceSum/Mean/Max/Min and ArgMax ------------------===//
+//===- Reduction.cpp - ReduceSum/Mean/Max/Min, ArgMax and ArgMin ----------===//
 //
 // The Reduce ops take their axes as an optional operand (opset 18 form):
 // absent or empty means every axis, unless noop_with_empty_axes makes it
@@ -6,8 +6,9 @@
 // set gives the identity element: 0 for sums, -inf / +inf (or the integer
 // extremes) for max / min, NaN for a float mean.
 //
-// ArgMax takes its axis as an attribute and gives int64 indices of the
-// first maximum (the last with select_last_index).
+// ArgMax and ArgMin take their axis as an attribute and give int64 indices
+// of the first maximum / minimum (the last with select_last_index). NaN
+// never wins (every comparison with it is false), as in ONNX Runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,7 +231,7 @@ LogicalResult evalReduce(EvalState &s) {
 }
 
 //===----------------------------------------------------------------------===//
-// ArgMax
+// ArgMax and ArgMin
 //===----------------------------------------------------------------------===//
 
 const ValueSpec argMaxResults[] = {{"reduced"}};
@@ -260,6 +261,7 @@ LogicalResult evalArgMax(EvalState &s) {
   if (axis < 0)
     axis += shape.size();
   bool last = attrs.getInt("select_last_index");
+  bool isMin = isOp(s.getOp(), "onnx.ArgMin");
   llvm::SmallBitVector reduced(shape.size());
   reduced.set(axis);
   Tensor out(ElementType::I64,
@@ -276,7 +278,7 @@ LogicalResult evalArgMax(EvalState &s) {
       for (int64_t j = 1; j < n; ++j) {
         double x = v[(a * n + j) * inner + i];
         double b = v[(a * n + best) * inner + i];
-        if (x > b || (last && x == b))
+        if ((isMin ? x < b : x > b) || (last && x == b))
           best = j;
       }
       o[a * inner + i] = best;
@@ -304,6 +306,9 @@ const OpDef reductionDefs[] = {
      inferReduce,
      evalReduce},
     {{"onnx.ArgMax", argMaxOperands, argMaxResults, argMaxAttrs, OpTrait::Pure},
+     inferArgMax,
+     evalArgMax},
+    {{"onnx.ArgMin", argMaxOperands, argMaxResults, argMaxAttrs, OpTrait::Pure},
      inferArgMax,
      evalArgMax},
 };

@@ -2,6 +2,8 @@
 
 #include "dialect/onnx/SlidingWindow.h"
 
+#include <tuple>
+
 namespace onyx::onnx {
 
 const StringRef autoPadValues[4] = {"NOTSET", "SAME_UPPER", "SAME_LOWER",
@@ -75,6 +77,95 @@ computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
     if (ceilMode && (out - 1) * g.strides[i] >= in + g.pads[i])
       --out;
     g.output.push_back(out);
+  }
+  return g;
+}
+
+FailureOr<WindowGeometry>
+computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
+                          ArrayRef<int64_t> kernel,
+                          llvm::function_ref<InFlightDiagnostic()> emitError) {
+  size_t rank = input.size();
+  WindowGeometry g;
+  g.kernel.assign(kernel.begin(), kernel.end());
+  g.strides = attrs.getInts("strides").value_or(SmallVector<int64_t>(rank, 1));
+  g.dilations =
+      attrs.getInts("dilations").value_or(SmallVector<int64_t>(rank, 1));
+  g.pads = attrs.getInts("pads").value_or(SmallVector<int64_t>(2 * rank, 0));
+  SmallVector<int64_t> outputPadding =
+      attrs.getInts("output_padding").value_or(SmallVector<int64_t>(rank, 0));
+  std::optional<SmallVector<int64_t>> outputShape =
+      attrs.getInts("output_shape");
+  for (auto [name, size, expected] :
+       {std::tuple<StringRef, size_t, size_t>{"strides", g.strides.size(),
+                                              rank},
+        {"dilations", g.dilations.size(), rank},
+        {"pads", g.pads.size(), 2 * rank},
+        {"output_padding", outputPadding.size(), rank}})
+    if (size != expected)
+      return emitError() << "attribute '" << name << "' must have "
+                         << uint64_t(expected) << " values, got "
+                         << uint64_t(size);
+  // output_shape may name every dim (N, C, spatial) or the spatial ones.
+  if (outputShape && outputShape->size() == rank + 2)
+    outputShape->erase(outputShape->begin(), outputShape->begin() + 2);
+  if (outputShape && outputShape->size() != rank)
+    return emitError() << "attribute 'output_shape' must have "
+                       << uint64_t(rank) << " values (or " << uint64_t(rank + 2)
+                       << " with N and C), got "
+                       << uint64_t(attrs.getInts("output_shape")->size());
+  StringRef autoPad = attrs.getString("auto_pad");
+  if (autoPad != "NOTSET" && attrs.has("pads"))
+    return emitError() << "attribute 'pads' cannot be used with auto_pad "
+                       << autoPad;
+  for (size_t i = 0; i < rank; ++i) {
+    if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1)
+      return emitError() << "strides, dilations and kernel sizes must be "
+                            "positive";
+    if (g.pads[i] < 0 || g.pads[rank + i] < 0)
+      return emitError() << "attribute 'pads' must not be negative";
+    // ONNX requires output_padding < stride or < dilation.
+    if (outputPadding[i] < 0 ||
+        outputPadding[i] >= std::max(g.strides[i], g.dilations[i]))
+      return emitError() << "attribute 'output_padding' must be at least 0 "
+                            "and less than the stride or the dilation of "
+                            "its dimension, got "
+                         << outputPadding[i] << " for dimension "
+                         << uint64_t(i);
+    if (outputShape && (*outputShape)[i] < 0)
+      return emitError() << "attribute 'output_shape' must not be negative";
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t in = input[i];
+    int64_t extent = g.dilations[i] * (g.kernel[i] - 1) + 1;
+    if (ShapedType::isDynamic(in)) {
+      g.output.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t full = g.strides[i] * (in - 1) + outputPadding[i] + extent;
+    std::optional<int64_t> out;
+    if (outputShape)
+      out = (*outputShape)[i];
+    else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+      out = in * g.strides[i];
+    if (out) {
+      int64_t total = std::max<int64_t>(0, full - *out);
+      int64_t half = total / 2;
+      bool upper = autoPad == "SAME_UPPER";
+      g.pads[i] = upper ? half : total - half;
+      g.pads[rank + i] = upper ? total - half : half;
+      g.output.push_back(*out);
+      continue;
+    }
+    if (autoPad == "VALID")
+      g.pads[i] = g.pads[rank + i] = 0;
+    int64_t size = full - g.pads[i] - g.pads[rank + i];
+    if (size < 0)
+      return emitError() << "pads of " << g.pads[i] << " and "
+                         << g.pads[rank + i]
+                         << " leave no output in spatial dimension "
+                         << uint64_t(i) << " (of size " << full << ")";
+    g.output.push_back(size);
   }
   return g;
 }

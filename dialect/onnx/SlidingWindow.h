@@ -30,6 +30,20 @@ computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
                       ArrayRef<int64_t> kernel, bool allowCeilMode,
                       llvm::function_ref<InFlightDiagnostic()> emitError);
 
+/// ConvTranspose's geometry: each input position i of a spatial dimension
+/// spreads into output positions i * stride + k * dilation - pads[begin] for
+/// the kernel offsets k, and the output has `output` positions, where an
+/// explicit `output_shape` (the spatial sizes, or all dims) or auto_pad
+/// decides the padding. The spec's rules: the total padding is
+/// stride * (in - 1) + output_padding + extent - output, at least 0 (a
+/// larger output_shape leaves the rest to the bias alone, as ONNX Runtime
+/// does), the odd unit going to the end with SAME_UPPER and to the begin
+/// otherwise.
+FailureOr<WindowGeometry>
+computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
+                          ArrayRef<int64_t> kernel,
+                          llvm::function_ref<InFlightDiagnostic()> emitError);
+
 /// The auto_pad values the spec allows.
 extern const StringRef autoPadValues[4];
 

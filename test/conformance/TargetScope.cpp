@@ -18,11 +18,11 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "And", "Or", "Xor",
       "PRelu", "Where",
       // Contractions, windows, normalizations.
-      "MatMul", "Gemm", "Conv", "MaxPool", "AveragePool", "GlobalAveragePool",
-      "GlobalMaxPool", "BatchNormalization", "LayerNormalization", "Softmax",
-      "LogSoftmax",
+      "MatMul", "Gemm", "Conv", "ConvTranspose", "MaxPool", "AveragePool",
+      "GlobalAveragePool", "GlobalMaxPool", "BatchNormalization",
+      "LayerNormalization", "Softmax", "LogSoftmax",
       // Reductions.
-      "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ArgMax",
+      "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
       // Data movement and shapes.
       "Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "Concat",
       "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Shape", "Size",

@@ -1,4 +1,4 @@
-// Reduce ops and ArgMax: each output element is a row of the input reduced
+// Reduce ops, ArgMax and ArgMin: each output element is a row of the input reduced
 // by the invocations of a workgroup in shared memory
 // (lowering/WorkgroupReduce.h); any set of axes works through the row's
 // merged dimensions and their strides. On lavapipe the results match the
@@ -172,6 +172,19 @@ func.func @main(%x: tensor<2x20000xf32>) -> tensor<2x1xf32> {
 func.func @main(%x: tensor<3x40x5xf32>) -> tensor<3x1x5xi64> {
   %0 = "onnx.ArgMax"(%x) {axis = 1 : si64, select_last_index = 1 : si64} : (tensor<3x40x5xf32>) -> tensor<3x1x5xi64>
   return %0 : tensor<3x1x5xi64>
+}
+
+// -----
+
+// ArgMin is the same kernel with the comparison turned around and +inf as
+// the start; ties go to the first index.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @argmin(read, write)
+// CHECK-SAME: return b < a || (b == a && bi < ai);
+// CHECK-SAME: float best = uintBitsToFloat(0x7f800000u);
+func.func @main(%x: tensor<3x40x5xf32>) -> tensor<3x5xi64> {
+  %0 = "onnx.ArgMin"(%x) {axis = 1 : si64, keepdims = 0 : si64} : (tensor<3x40x5xf32>) -> tensor<3x5xi64>
+  return %0 : tensor<3x5xi64>
 }
 
 //--- minimum.mlir
