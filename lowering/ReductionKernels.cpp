@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Glsl.h"
+#include "lowering/ShapeValues.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -151,7 +152,14 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
   SmallVector<Size> dims = ctx.getDims(input);
   if (dims.size() != size_t(inputType.getRank()))
     return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
+  return lowerReduction(ctx, input, getRowSpace(ctx, dims, reduced), kind,
+                        output);
+}
+
+LogicalResult lowerReduction(LoweringContext &ctx, Value input,
+                             const RowSpace &space, ReduceKind kind,
+                             Value output) {
+  Type type = cast<RankedTensorType>(input.getType()).getElementType();
   if (space.numRows.isStatic() && space.numRows.constant == 0)
     return success();
   // An empty input has nothing to bind: every row is the identity.
@@ -218,17 +226,74 @@ SmallVector<Size> getReducedDims(ArrayRef<Size> dims,
   return result;
 }
 
+/// A Reduce op whose axes (not empty) are known only at run time: the rank
+/// is static, so each dimension gets a flag of the host program saying
+/// whether it is reduced, and the kernel reduces rows of sizes selected by
+/// those flags (getRowSpace). Bad axes are errors of the run.
+static LogicalResult lowerReduceAtRunTimeAxes(Operation *op,
+                                              LoweringContext &ctx,
+                                              ReduceKind kind, Value axes) {
+  Value data = op->getOperand(0);
+  int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+  std::optional<SmallVector<Size>> values = ctx.getShapeValue(axes);
+  if (!values)
+    return ctx.emitError() << "operand 'axes' must be a constant or "
+                              "computable on the host (from constants, "
+                              "shapes and arguments) to lower the op";
+  std::optional<SmallVector<Size>> normalized =
+      normalizeAxesAtRunTime(ctx, *values, rank, "axis");
+  if (!normalized)
+    return failure();
+  std::optional<SmallVector<Size>> reduced =
+      getAxisFlags(ctx, *normalized, rank);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (!reduced || dims.size() != size_t(rank))
+    return failure();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Size> resultDims;
+  if (onnx::OpAttrs(op).getInt("keepdims")) {
+    for (auto [dim, flag] : llvm::zip(dims, *reduced))
+      resultDims.push_back(ctx.select(flag, 1, dim));
+  } else {
+    resultDims = selectUnflagged(ctx, dims, *reduced, resultType.getRank());
+  }
+  // Dims the result type knows (a dimension of size 1) are those.
+  for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
+    if (!ShapedType::isDynamic(dim))
+      resultDims[d] = dim;
+  Value output = ctx.allocate(resultType, resultDims);
+  ctx.setResult(op->getResult(0), output);
+  if (reportUnsupported(ctx, resultType.getElementType()))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, *reduced);
+  // An input empty when compiled has nothing to bind: its rows, if any, are
+  // empty and get the identity.
+  if (llvm::is_contained(cast<RankedTensorType>(data.getType()).getShape(),
+                         0)) {
+    RowSpace none;
+    none.numRows = space.numRows;
+    none.rowLength = 0;
+    space = none;
+  }
+  return lowerReduction(ctx, data, space, kind, output);
+}
+
 static LogicalResult lowerReduceOp(Operation *op, LoweringContext &ctx,
                                    ReduceKind kind) {
   Value data = op->getOperand(0);
   int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
   onnx::OpAttrs attrs(op);
   SmallVector<int64_t> axes;
-  if (op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1))) {
+  Value axesOperand;
+  if (op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1)) &&
+      !llvm::is_contained(
+          cast<RankedTensorType>(op->getOperand(1).getType()).getShape(), 0))
+    axesOperand = op->getOperand(1);
+  if (axesOperand) {
     std::optional<SmallVector<int64_t>> values =
-        onnx::getConstantInts(op->getOperand(1));
+        onnx::getConstantInts(axesOperand);
     if (!values)
-      return ctx.emitError() << "needs constant axes to be lowered";
+      return lowerReduceAtRunTimeAxes(op, ctx, kind, axesOperand);
     axes = std::move(*values);
   }
   if (axes.empty() && attrs.getInt("noop_with_empty_axes")) {

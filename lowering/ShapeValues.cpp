@@ -440,3 +440,60 @@ Value materializeShapeValue(LoweringContext &ctx, RankedTensorType type,
 }
 
 } // namespace onyx::lowering
+
+namespace onyx::lowering {
+
+std::optional<SmallVector<Size>> normalizeAxesAtRunTime(LoweringContext &ctx,
+                                                        ArrayRef<Size> axes,
+                                                        int64_t rank,
+                                                        StringRef what) {
+  SmallVector<Size> normalized;
+  for (Size axis : axes) {
+    Size inRange = ctx.mul(ctx.arith("gpu.lei", -rank, axis),
+                           ctx.arith("gpu.lti", axis, rank));
+    if (failed(ctx.check(inRange,
+                         what.str() + " {0} is out of range for rank " +
+                             std::to_string(rank),
+                         {axis})))
+      return std::nullopt;
+    normalized.push_back(ctx.select(ctx.arith("gpu.lti", axis, 0),
+                                    ctx.arith("gpu.addi", axis, rank), axis));
+  }
+  return normalized;
+}
+
+std::optional<SmallVector<Size>>
+getAxisFlags(LoweringContext &ctx, ArrayRef<Size> axes, int64_t rank) {
+  SmallVector<Size> flags;
+  for (int64_t d = 0; d < rank; ++d) {
+    Size count(0);
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      Size named = ctx.arith("gpu.eqi", axis, d);
+      count = i == 0 ? named : ctx.arith("gpu.addi", count, named);
+    }
+    if (axes.size() > 1 &&
+        failed(ctx.check(ctx.arith("gpu.lei", count, 1),
+                         "names dimension {0} {1} times in its axes",
+                         {d, count})))
+      return std::nullopt;
+    flags.push_back(count);
+  }
+  return flags;
+}
+
+SmallVector<Size> selectUnflagged(LoweringContext &ctx, ArrayRef<Size> dims,
+                                  ArrayRef<Size> flags, int64_t count) {
+  SmallVector<Size> result(count, Size(0));
+  // `position` is how many unflagged dims precede dimension d.
+  Size position(0);
+  for (auto [dim, flag] : llvm::zip(dims, flags)) {
+    Size kept = ctx.arith("gpu.subi", 1, flag);
+    for (int64_t j = 0; j < count; ++j)
+      result[j] = ctx.select(ctx.mul(kept, ctx.arith("gpu.eqi", position, j)),
+                             dim, result[j]);
+    position = ctx.arith("gpu.addi", position, kept);
+  }
+  return result;
+}
+
+} // namespace onyx::lowering

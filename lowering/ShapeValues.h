@@ -55,3 +55,30 @@ Value materializeShapeValue(LoweringContext &ctx, RankedTensorType type,
                             ArrayRef<Size> elements);
 
 } // namespace onyx::lowering
+
+namespace onyx::lowering {
+
+/// Axes of a tensor of rank `rank`, given as a shape value whose elements
+/// may be known only at run time (a Reduce op's or Squeeze's `axes`): each
+/// normalized to [0, rank), with a check of the run (a gpu.assert at the
+/// op) that it is in [-rank, rank); `what` names the operand in the error.
+/// nullopt after an error (an axis known now to be out of range).
+std::optional<SmallVector<Size>> normalizeAxesAtRunTime(LoweringContext &ctx,
+                                                        ArrayRef<Size> axes,
+                                                        int64_t rank,
+                                                        StringRef what);
+
+/// For each dimension of a tensor of rank `rank`: 1 where it is one of the
+/// normalized `axes`, else 0, with a check of the run that no dimension is
+/// named twice. nullopt after an error.
+std::optional<SmallVector<Size>>
+getAxisFlags(LoweringContext &ctx, ArrayRef<Size> axes, int64_t rank);
+
+/// The elements of `dims` whose flag (0 or 1, maybe known only at run time)
+/// is 0, in order: `count` of them, each a gpu.select over the positions it
+/// may come from. Where fewer than `count` are kept at run time, the last
+/// ones are 0 (callers check the count).
+SmallVector<Size> selectUnflagged(LoweringContext &ctx, ArrayRef<Size> dims,
+                                  ArrayRef<Size> flags, int64_t count);
+
+} // namespace onyx::lowering

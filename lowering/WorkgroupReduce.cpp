@@ -56,6 +56,27 @@ RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
   return space;
 }
 
+RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
+                     ArrayRef<Size> reduced) {
+  RowSpace space;
+  SmallVector<Size> strides = getStrides(ctx, dims);
+  // Every dimension is both a row and an element dimension: the one of the
+  // two it is not has size 1 at run time, so its coordinate is always 0.
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    if (dim.isStatic() && dim.constant == 1)
+      continue;
+    space.rowSizes.push_back(ctx.select(reduced[d], 1, dim));
+    space.rowStrides.push_back(strides[d]);
+    space.elementSizes.push_back(ctx.select(reduced[d], dim, 1));
+    space.elementStrides.push_back(strides[d]);
+  }
+  if (!space.rowSizes.empty())
+    space.interleave = space.rowSizes.back();
+  space.numRows = getNumElements(ctx, space.rowSizes);
+  space.rowLength = getNumElements(ctx, space.elementSizes);
+  return space;
+}
+
 /// The smallest power of 2 at least `n`, at most 2^30 (more than any
 /// workgroup, and no overflow).
 static uint32_t powerOf2Ceil(int64_t n) {

@@ -53,6 +53,12 @@ struct RowSpace {
 /// reduced dimensions as 1.
 RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
                      const llvm::SmallBitVector &reduced);
+/// The same where which dimensions are reduced is known only at run time
+/// (a Reduce op's axes given as an input): `reduced` holds 1 or 0 per
+/// dimension, index values of the host program. Nothing is merged; the
+/// sizes are gpu.selects of the dims.
+RowSpace getRowSpace(LoweringContext &ctx, ArrayRef<Size> dims,
+                     ArrayRef<Size> reduced);
 
 /// How a workgroup covers rows: `lanes` rows, `depth` invocations each.
 /// Rows may be cut into `chunks` pieces of `chunkLength` elements, each
@@ -167,6 +173,10 @@ enum class ReduceKind { Sum, Mean, Max, Min };
 LogicalResult lowerReduction(LoweringContext &ctx, Value input,
                              const llvm::SmallBitVector &reduced,
                              ReduceKind kind, Value output);
+/// The same over the rows of `space` (getRowSpace) of `input`.
+LogicalResult lowerReduction(LoweringContext &ctx, Value input,
+                             const RowSpace &space, ReduceKind kind,
+                             Value output);
 
 /// The dims of the result of reducing `dims` over `reduced`: those
 /// dimensions dropped, or 1 with `keepDims`.
