@@ -59,6 +59,54 @@ std::optional<SmallVector<Size>> reshapeDims(LoweringContext &ctx,
   return dims;
 }
 
+/// Squeeze's or Unsqueeze's dims where its axes are known only at run time:
+/// the ranks are static, so each dimension of the larger side gets a flag
+/// of the host program saying whether it is one of the axes (checked in
+/// range and not named twice), and the dims move with gpu.selects.
+std::optional<SmallVector<Size>>
+getDimsForRunTimeAxes(LoweringContext &ctx, Operation *op, ArrayRef<Size> in) {
+  std::optional<SmallVector<Size>> axes = ctx.getShapeValue(op->getOperand(1));
+  if (!axes) {
+    ctx.emitError() << "operand 'axes' must be a constant or computable on "
+                       "the host (from constants, shapes and arguments) to "
+                       "lower the op";
+    return std::nullopt;
+  }
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  bool unsqueeze = op->getName().getStringRef() == "onnx.Unsqueeze";
+  int64_t rank = unsqueeze ? type.getRank() : int64_t(in.size());
+  std::optional<SmallVector<Size>> normalized =
+      normalizeAxesAtRunTime(ctx, *axes, rank, "axis");
+  if (!normalized)
+    return std::nullopt;
+  std::optional<SmallVector<Size>> flags = getAxisFlags(ctx, *normalized, rank);
+  if (!flags)
+    return std::nullopt;
+  if (!unsqueeze) {
+    // The removed dims must be 1 at run time.
+    for (auto [d, dim] : llvm::enumerate(in))
+      if (failed(ctx.check(
+              ctx.select((*flags)[d], ctx.arith("gpu.eqi", dim, 1), 1),
+              "squeezes dimension {0} of size {1}, not 1", {int64_t(d), dim})))
+        return std::nullopt;
+    return selectUnflagged(ctx, in, *flags, type.getRank());
+  }
+  // Result dimension d is 1 where flagged, else the input's next dim.
+  SmallVector<Size> dims;
+  Size position(0);
+  for (Size flag : *flags) {
+    Size kept = ctx.arith("gpu.subi", 1, flag);
+    Size dim(1);
+    for (auto [i, inDim] : llvm::enumerate(in))
+      dim =
+          ctx.select(ctx.mul(kept, ctx.arith("gpu.eqi", position, int64_t(i))),
+                     inDim, dim);
+    dims.push_back(dim);
+    position = ctx.arith("gpu.addi", position, kept);
+  }
+  return dims;
+}
+
 /// The result's dims of reshape-like `op`, whose input has dims `in`.
 std::optional<SmallVector<Size>>
 getAliasDims(LoweringContext &ctx, Operation *op, ArrayRef<Size> in) {
@@ -87,12 +135,12 @@ getAliasDims(LoweringContext &ctx, Operation *op, ArrayRef<Size> in) {
   // Squeeze and Unsqueeze with axes known when compiling: the result type's
   // rank tells which dims remain.
   std::optional<SmallVector<int64_t>> axes;
-  if (op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1)))
+  bool hasAxes =
+      op->getNumOperands() > 1 && !onnx::isNoValue(op->getOperand(1));
+  if (hasAxes)
     axes = onnx::getConstantInts(op->getOperand(1));
-  if (!axes && (name == "onnx.Unsqueeze" || op->getNumOperands() > 1)) {
-    ctx.emitError() << "operand 'axes' must be a constant to lower the op";
-    return std::nullopt;
-  }
+  if (!axes && (name == "onnx.Unsqueeze" || hasAxes))
+    return getDimsForRunTimeAxes(ctx, op, in);
   if (name == "onnx.Unsqueeze") {
     int64_t rank = type.getRank();
     llvm::SmallBitVector inserted(rank);
