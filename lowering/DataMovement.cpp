@@ -567,6 +567,24 @@ std::string indexExpr(Symbols &symbols, KernelSizes &sizes, const Poly &base,
                        symbols.text(-stride, sizes));
       continue;
     }
+    // A run-time stride of terms of both signs (a Slice's step known only
+    // at run time, P - N) may be negative: its two parts are push constants
+    // of their own, added and subtracted.
+    if (!stride.isStatic() &&
+        llvm::any_of(stride.getTerms(),
+                     [](const Poly::Term &t) { return t.coefficient < 0; })) {
+      Poly up(0), down(0);
+      for (const Poly::Term &t : stride.getTerms()) {
+        Poly term(t.coefficient < 0 ? -t.coefficient : t.coefficient);
+        for (unsigned symbol : t.symbols)
+          term = term * Poly::symbol(symbol);
+        (t.coefficient < 0 ? down : up) =
+            (t.coefficient < 0 ? down : up) + term;
+      }
+      e += fmt::format("{}c{} * {} - c{} * {}", e.empty() ? "" : " + ", d,
+                       symbols.text(up, sizes), d, symbols.text(down, sizes));
+      continue;
+    }
     if (!e.empty())
       e += " + ";
     e += fmt::format("c{}", d);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
+#include "lowering/ShapeValues.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
@@ -301,19 +302,60 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
   RankedTensorType inType = tensorType(op->getOperand(0));
   int64_t axis =
       normalizeAxis(onnx::OpAttrs(op).getInt("axis"), inType.getRank());
-  // Split sizes given at run time are not supported yet.
-  if (hasOperand(op, 1) &&
-      !getConstantOperandInts(ctx, op, 1, "split").has_value())
-    return failure();
-  if (ShapedType::isDynamic(inType.getShape()[axis]))
+  // Sizes given at run time (a shape value) make the results' lengths along
+  // the axis, and their offsets, index values of the host program.
+  std::optional<SmallVector<Size>> splitSizes;
+  if (hasOperand(op, 1)) {
+    splitSizes = getOperandSizes(ctx, op, 1, "split");
+    if (!splitSizes)
+      return failure();
+    if (splitSizes->size() != op->getNumResults())
+      return ctx.emitError()
+             << "has " << uint64_t(splitSizes->size()) << " split sizes for "
+             << uint64_t(op->getNumResults()) << " results";
+  } else if (ShapedType::isDynamic(inType.getShape()[axis])) {
     return ctx.emitError() << "splits axis " << axis
-                           << ", whose size is known only at run time; GPU "
-                              "kernels need a static shape along it";
+                           << ", whose size is known only at run time, "
+                              "without split sizes; GPU kernels need a "
+                              "static shape along it";
+  }
   Symbols symbols(ctx);
   SmallVector<Poly> inDims = getDims(symbols, op->getOperand(0));
   Value in = ctx.getView(op->getOperand(0));
   if (!in || inDims.size() != size_t(inType.getRank()))
     return failure();
+  SmallVector<Poly> lengths;
+  Poly total(0);
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    int64_t typeLength = tensorType(result).getShape()[axis];
+    if (!splitSizes && ShapedType::isDynamic(typeLength))
+      return ctx.emitError() << "has a result whose size along axis " << axis
+                             << " is known only at run time; GPU kernels "
+                                "need a static shape along it";
+    Poly length = splitSizes ? symbols.get((*splitSizes)[i]) : typeLength;
+    if (!length.isStatic() &&
+        (failed(checkAtRunTime(symbols, "gpu.lei", 0, length,
+                               "split size {1} of result " + std::to_string(i) +
+                                   " is negative")) ||
+         (!ShapedType::isDynamic(typeLength) &&
+          failed(checkAtRunTime(symbols, "gpu.eqi", length, typeLength,
+                                "split size {0} of result " +
+                                    std::to_string(i) +
+                                    " is not its type's {1}")))))
+      return failure();
+    lengths.push_back(length);
+    total = total + length;
+  }
+  if (total.isStatic() && inDims[axis].isStatic()) {
+    if (total != inDims[axis])
+      return ctx.emitError()
+             << "results do not add up to the input along axis " << axis;
+  } else if (failed(checkAtRunTime(
+                 symbols, "gpu.eqi", total, inDims[axis],
+                 "split sizes add up to {0}, not the input's {1} along axis " +
+                     std::to_string(axis)))) {
+    return failure();
+  }
   Poly inner = innerSize(inDims, axis);
   SmallVector<Poly> inStrides = getStrides(inDims);
 
@@ -332,32 +374,31 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
     pieces.clear();
     bindings.resize(1);
   };
-  int64_t offset = 0;
-  for (Value result : op->getResults()) {
+  Poly offset(0);
+  for (auto [result, length] : llvm::zip(op->getResults(), lengths)) {
     RankedTensorType type = tensorType(result);
-    if (ShapedType::isDynamic(type.getShape()[axis]))
-      return ctx.emitError() << "has a result whose size along axis " << axis
-                             << " is known only at run time; GPU kernels "
-                                "need a static shape along it";
     SmallVector<Poly> dims = inDims;
-    dims[axis] = type.getShape()[axis];
+    dims[axis] = length;
     dims = resultDims(type, dims);
     Value out = allocateResult(symbols, result, dims);
     CopyPiece piece =
-        gatherPiece(dims, 0, Poly(offset) * inner, inStrides, bindings.size());
-    // The axis is static: an output is empty only where the input is.
-    if (!getNumElements(dims).isConstant(0)) {
+        gatherPiece(dims, 0, offset * inner, inStrides, bindings.size());
+    // A length known only at run time may be 0 while the input is not: the
+    // result goes in a kernel of its own, whose grid is empty with it.
+    bool alone = !length.isStatic();
+    if (alone)
+      flush();
+    // An empty input (static) has nothing to bind: its results are empty.
+    if (!getNumElements(dims).isConstant(0) &&
+        !getNumElements(inDims).isConstant(0)) {
       pieces.push_back(std::move(piece));
       bindings.push_back(out);
-      if (pieces.size() == maxBatch)
+      if (alone || pieces.size() == maxBatch)
         flush();
     }
-    offset += type.getShape()[axis];
+    offset = offset + length;
   }
   flush();
-  if (offset != inType.getShape()[axis])
-    return ctx.emitError() << "results do not add up to the input along axis "
-                           << axis;
   return success();
 }
 
@@ -437,6 +478,32 @@ std::pair<Poly, Poly> sliceAxisAtRunTime(Symbols &symbols, const Poly &dim,
           symbols.ceilDiv(symbols.max(first - last, 0), -s)};
 }
 
+/// The first index, the count and the step of a Slice of `dim` elements
+/// from `b` to `e` where the step `s` is known only at run time: both
+/// directions' clamping computed on the host and one picked by the step's
+/// sign. A step of 0 fails the run. The step is returned as `P - N` for
+/// index values P, N >= 0 (one of them 0), so that the copy kernel's
+/// offsets stay sums and differences of non-negative push constants.
+std::tuple<Poly, Poly, Poly>
+sliceAxisWithRunTimeStep(Symbols &symbols, const Poly &dim, const Poly &b,
+                         const Poly &e, const Poly &s) {
+  LoweringContext &ctx = symbols.getContext();
+  Size step = symbols.materialize(s);
+  (void)ctx.check(ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", step, 0)),
+                  "has a step of 0");
+  Poly positive = symbols.arith("gpu.lti", 0, s);
+  Poly up = symbols.select(positive, s, 0);
+  Poly down = symbols.select(positive, 0, -s);
+  // max(|s|, 1): the division stays defined after a failed check.
+  Poly magnitude = symbols.max(up + down, 1);
+  auto [firstUp, countUp] = sliceAxisAtRunTime(symbols, dim, b, e, 1);
+  countUp = symbols.ceilDiv(countUp, magnitude);
+  auto [firstDown, countDown] = sliceAxisAtRunTime(symbols, dim, b, e, -1);
+  countDown = symbols.ceilDiv(countDown, magnitude);
+  return {symbols.select(positive, firstUp, firstDown),
+          symbols.select(positive, countUp, countDown), up - down};
+}
+
 LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});
   if (!byteSize)
@@ -446,50 +513,75 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   int64_t rank = inType.getRank();
   static const char *const names[] = {"data", "starts", "ends", "axes",
                                       "steps"};
-  // Starts and ends may be known only at run time (shape values of the host
-  // program); axes and steps choose the kernel and must be constants.
+  // Starts, ends, axes and steps may be known only at run time (shape values
+  // of the host program). Constant axes and steps keep the kernel's strides
+  // literals; a step known only at run time is a push constant, and axes
+  // known only then make every dimension's start, end and step a selection
+  // among the operands' (the default 0, the dim and 1 where no axis names
+  // it).
   Symbols symbols(ctx);
-  SmallVector<SmallVector<Poly>, 2> bounds;
-  SmallVector<SmallVector<int64_t>, 2> params(2);
+  SmallVector<SmallVector<Poly>, 4> params;
   for (unsigned i = 1; i < 5; ++i) {
-    if (i < 3) {
-      std::optional<SmallVector<Size>> v =
-          getOperandSizes(ctx, op, i, names[i]);
-      if (!v)
-        return failure();
-      bounds.push_back(symbols.get(*v));
+    if (!hasOperand(op, i)) {
+      params.emplace_back();
       continue;
     }
-    if (!hasOperand(op, i))
-      continue;
-    std::optional<SmallVector<int64_t>> v =
-        getConstantOperandInts(ctx, op, i, names[i]);
+    std::optional<SmallVector<Size>> v = getOperandSizes(ctx, op, i, names[i]);
     if (!v)
       return failure();
-    params[i - 3] = std::move(*v);
+    params.push_back(symbols.get(*v));
   }
-  size_t n = bounds[0].size();
-  if (bounds[1].size() != n || (hasOperand(op, 3) && params[0].size() != n) ||
-      (hasOperand(op, 4) && params[1].size() != n))
+  const SmallVector<Poly> &starts = params[0], &ends = params[1],
+                          &axes = params[2], &steps = params[3];
+  size_t n = starts.size();
+  if (ends.size() != n || (hasOperand(op, 3) && axes.size() != n) ||
+      (hasOperand(op, 4) && steps.size() != n))
     return ctx.emitError() << "starts, ends, axes and steps must have the "
                               "same length";
   SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
   if (shape.size() != size_t(rank))
     return failure();
-  SmallVector<Poly> start(rank, Poly(0)), count(shape);
-  SmallVector<int64_t> step(rank, 1);
-  for (size_t i = 0; i < n; ++i) {
-    int64_t axis = hasOperand(op, 3) ? normalizeAxis(params[0][i], rank) : i;
-    int64_t s = hasOperand(op, 4) ? params[1][i] : 1;
-    if (axis < 0 || axis >= rank || s == 0)
-      return ctx.emitError() << "has an axis out of range or a step of 0";
-    const Poly &b = bounds[0][i], &e = bounds[1][i];
+  SmallVector<Poly> start(rank, Poly(0)), count(shape), step(rank, Poly(1));
+  auto sliceOne = [&](int64_t axis, const Poly &b, const Poly &e,
+                      const Poly &s) {
+    if (!s.isStatic()) {
+      std::tie(start[axis], count[axis], step[axis]) =
+          sliceAxisWithRunTimeStep(symbols, shape[axis], b, e, s);
+      return;
+    }
     std::tie(start[axis], count[axis]) =
         b.isStatic() && e.isStatic()
             ? sliceAxis(symbols, shape[axis], b.getConstant(), e.getConstant(),
-                        s)
-            : sliceAxisAtRunTime(symbols, shape[axis], b, e, s);
+                        s.getConstant())
+            : sliceAxisAtRunTime(symbols, shape[axis], b, e, s.getConstant());
     step[axis] = s;
+  };
+  bool staticAxes =
+      llvm::all_of(axes, [](const Poly &a) { return a.isStatic(); });
+  if (staticAxes) {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t axis =
+          hasOperand(op, 3) ? normalizeAxis(axes[i].getConstant(), rank) : i;
+      Poly s = hasOperand(op, 4) ? steps[i] : Poly(1);
+      if (axis < 0 || axis >= rank || s.isConstant(0))
+        return ctx.emitError() << "has an axis out of range or a step of 0";
+      sliceOne(axis, starts[i], ends[i], s);
+    }
+  } else {
+    std::optional<SmallVector<Size>> normalized =
+        normalizeAxesAtRunTime(ctx, symbols.materialize(axes), rank, "axis");
+    if (!normalized || !getAxisFlags(ctx, *normalized, rank))
+      return failure();
+    for (int64_t d = 0; d < rank; ++d) {
+      Poly b(0), e = shape[d], s(1);
+      for (size_t i = 0; i < n; ++i) {
+        Poly named = symbols.arith("gpu.eqi", symbols.get((*normalized)[i]), d);
+        b = symbols.select(named, starts[i], b);
+        e = symbols.select(named, ends[i], e);
+        s = symbols.select(named, hasOperand(op, 4) ? steps[i] : Poly(1), s);
+      }
+      sliceOne(d, b, e, s);
+    }
   }
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = outType.getShape()[d];
@@ -516,7 +608,7 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   SmallVector<Poly> srcStrides;
   for (int64_t d = 0; d < rank; ++d) {
     base = base + start[d] * inStrides[d];
-    srcStrides.push_back(Poly(step[d]) * inStrides[d]);
+    srcStrides.push_back(step[d] * inStrides[d]);
   }
   dispatchCopies(symbols, "slice",
                  {gatherPiece(outDims, 0, base, srcStrides, 1)}, byteSize,

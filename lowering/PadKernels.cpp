@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
+#include "lowering/ShapeValues.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
@@ -83,15 +84,19 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   if (!padSizes)
     return failure();
   SmallVector<Poly> pads = symbols.get(*padSizes);
-  // As expandPads in dialect/onnx/TilePad.cpp.
-  SmallVector<int64_t> axes;
+  // As expandPads in dialect/onnx/TilePad.cpp. Axes known only at run time
+  // make each dimension's amounts a selection among the pads (0 where no
+  // axis names it).
+  SmallVector<Poly> axes;
   if (hasOperand(op, 3)) {
-    std::optional<SmallVector<int64_t>> given =
-        getConstantOperandInts(ctx, op, 3, "axes");
+    std::optional<SmallVector<Size>> given =
+        getOperandSizes(ctx, op, 3, "axes");
     if (!given)
       return failure();
-    for (int64_t axis : *given)
-      axes.push_back(axis < 0 ? axis + rank : axis);
+    for (Size axis : *given)
+      axes.push_back(axis.isStatic() && axis.constant < 0
+                         ? Poly(axis.constant + rank)
+                         : symbols.get(axis));
   } else {
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
@@ -99,11 +104,25 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   if (pads.size() != 2 * axes.size())
     return ctx.emitError() << "pads must have two entries per padded axis";
   SmallVector<Poly> begin(rank, Poly(0)), end(rank, Poly(0));
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i] < 0 || axes[i] >= rank)
-      return ctx.emitError() << "pads an axis out of range";
-    begin[axes[i]] = pads[i];
-    end[axes[i]] = pads[axes.size() + i];
+  if (llvm::all_of(axes, [](const Poly &a) { return a.isStatic(); })) {
+    for (size_t i = 0; i < axes.size(); ++i) {
+      int64_t axis = axes[i].getConstant();
+      if (axis < 0 || axis >= rank)
+        return ctx.emitError() << "pads an axis out of range";
+      begin[axis] = pads[i];
+      end[axis] = pads[axes.size() + i];
+    }
+  } else {
+    std::optional<SmallVector<Size>> normalized =
+        normalizeAxesAtRunTime(ctx, symbols.materialize(axes), rank, "axis");
+    if (!normalized || !getAxisFlags(ctx, *normalized, rank))
+      return failure();
+    for (int64_t d = 0; d < rank; ++d)
+      for (size_t i = 0; i < axes.size(); ++i) {
+        Poly named = symbols.arith("gpu.eqi", symbols.get((*normalized)[i]), d);
+        begin[d] = symbols.select(named, pads[i], begin[d]);
+        end[d] = symbols.select(named, pads[axes.size() + i], end[d]);
+      }
   }
   // Run-time pads that crop (negative) would need signed push constants.
   for (const Poly &p : pads)

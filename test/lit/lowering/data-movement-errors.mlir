@@ -1,13 +1,16 @@
 // RUN: onyx-opt %s --split-input-file --verify-diagnostics \
 // RUN:   --target='{max_storage_buffer_range = 1024}' --convert-onnx-to-gpu
 
-// Operands that decide what a kernel copies must be constants (Slice's
-// starts and ends may be known only at run time, its steps not).
-func.func @main(%x: tensor<5x7xf32>, %s: tensor<1xi64>) -> tensor<?x7xf32> {
-  %b = onnx.Constant dense<[0]> : tensor<1xi64>
-  %e = onnx.Constant dense<[3]> : tensor<1xi64>
-  // expected-error @+1 {{'onnx.Slice' op operand 'steps' must be a constant to lower the op to GPU kernels}}
-  %0 = "onnx.Slice"(%x, %b, %e, %b, %s) : (tensor<5x7xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x7xf32>
+// Operands that decide what a kernel copies must be constants or shape
+// values of the host program (Slice's starts, ends, axes and steps may be
+// known only at run time), not data a kernel computes.
+func.func @main(%x: tensor<5x7xf32>, %d: tensor<2x1xi32>) -> tensor<?x7xf32> {
+  %b = onnx.Constant dense<[0]> : tensor<1xi32>
+  %e = onnx.Constant dense<[3]> : tensor<1xi32>
+  %a = onnx.Constant dense<[0]> : tensor<1xi64>
+  %s = "onnx.ReduceSum"(%d, %a) {keepdims = 0 : si64} : (tensor<2x1xi32>, tensor<1xi64>) -> tensor<1xi32>
+  // expected-error @+1 {{'onnx.Slice' op operand 'steps' must be a constant to lower the op to GPU kernels, or computed from shapes on the host}}
+  %0 = "onnx.Slice"(%x, %b, %e, %b, %s) : (tensor<5x7xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?x7xf32>
   return %0 : tensor<?x7xf32>
 }
 

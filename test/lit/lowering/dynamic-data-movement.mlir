@@ -97,7 +97,7 @@ func.func @main(%x: tensor<1x?x48xf32>) -> (tensor<1x?x16xf32>, tensor<1x?x16xf3
 // -----
 
 func.func @main(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
-  // expected-error @+1 {{splits axis 0, whose size is known only at run time; GPU kernels need a static shape along it}}
+  // expected-error @+1 {{splits axis 0, whose size is known only at run time, without split sizes; GPU kernels need a static shape along it}}
   %0:2 = "onnx.Split"(%x) {axis = 0 : si64, num_outputs = 2 : si64} : (tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
   return %0#0, %0#1 : tensor<?x4xf32>, tensor<?x4xf32>
 }
