@@ -9,6 +9,7 @@
 // type (floats in float, or double for f64; integers exactly).
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/gpu/HostOps.h"
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
@@ -124,6 +125,16 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     if (!type)
       return failure();
     total = type.getNumElements();
+  } else if (glsl::isFloat(elementType) &&
+             llvm::all_of(op->getOperands(),
+                          [](Value v) { return isa<BlockArgument>(v); })) {
+    // Float bounds the user gives: the count is a host op reading them.
+    Value count =
+        ctx.getBuilder()
+            .create<gpu::RangeCountOp>(ctx.getLoc(), op->getOperand(0),
+                                       op->getOperand(1), op->getOperand(2))
+            ->getResult(0);
+    total = count;
   } else {
     std::optional<SmallVector<Size>> start =
         ctx.getShapeValue(op->getOperand(0));
@@ -134,8 +145,13 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     if (!start || !limit || !delta || !glsl::isSupported(elementType))
       return ctx.emitError() << "start, limit and delta must be integers "
                                 "computable on the host (from constants, "
-                                "shapes and arguments) for a result whose "
-                                "length is known only at run time";
+                                "shapes and arguments), or floats that are "
+                                "all arguments, for a result whose length "
+                                "is known only at run time";
+    if (failed(ctx.check(
+            ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", (*delta)[0], 0)),
+            "delta must not be 0")))
+      return failure();
     Size span = ctx.arith("gpu.subi", (*limit)[0], (*start)[0]);
     total =
         ctx.arith("gpu.maxi", ctx.arith("gpu.ceildivi", span, (*delta)[0]), 0);

@@ -50,7 +50,7 @@ Executable::load(const Device &device, ModuleOp module,
   });
   bool readsValues = false;
   for (Operation &op : func->front())
-    readsValues |= isa<gpu::ExtractOp>(&op);
+    readsValues |= isa<gpu::ExtractOp, gpu::RangeCountOp>(&op);
   if (isStatic && !readsValues) {
     std::vector<HostTensorRef> none;
     for (Type t : func->getFunctionType().getInputs())
@@ -589,12 +589,12 @@ Executable::runViews(ArrayRef<HostTensorRef> inputs,
   }
   // Checked before the key, which reads the values host ops read.
   for (Operation &op : func.front())
-    if (auto extract = dyn_cast<gpu::ExtractOp>(&op))
-      if (llvm::is_contained(
-              options.argumentsFromState,
-              cast<BlockArgument>(extract.getTensor()).getArgNumber()))
-        return extract.emitOpError()
-               << "reads the values of an argument that comes from a state";
+    if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
+      for (Value operand : op.getOperands())
+        if (llvm::is_contained(options.argumentsFromState,
+                               cast<BlockArgument>(operand).getArgNumber()))
+          return op.emitOpError()
+                 << "reads the values of an argument that comes from a state";
   FailureOr<Recording *> found = getRecording(inputs, options);
   if (failed(found))
     return failure();

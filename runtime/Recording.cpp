@@ -8,6 +8,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace onyx::runtime {
@@ -56,6 +57,41 @@ static int64_t readInteger(const HostTensorRef &tensor, int64_t index) {
   }
 }
 
+/// Reads the one element of a float tensor (gpu.range_count's operands),
+/// widened to double.
+static double readFloat(const HostTensorRef &tensor) {
+  auto type = cast<FloatType>(tensor.type.getElementType());
+  unsigned width = getElementByteSize(type);
+  uint64_t bits = 0;
+  std::memcpy(&bits, tensor.data.data(), width);
+  llvm::APFloat value(type.getFloatSemantics(), llvm::APInt(width * 8, bits));
+  bool lost;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+  return value.convertToDouble();
+}
+
+/// The value of `op`, a gpu.range_count, for `inputs`; nullopt with the
+/// reason in `error` where the run cannot have one.
+static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
+                                                 ArrayRef<HostTensorRef> inputs,
+                                                 std::string &error) {
+  double bounds[3];
+  for (unsigned i = 0; i < 3; ++i)
+    bounds[i] = readFloat(
+        inputs[cast<BlockArgument>(op->getOperand(i)).getArgNumber()]);
+  std::optional<int64_t> count =
+      gpu::evaluateRangeCount(bounds[0], bounds[1], bounds[2], error);
+  if (!count) {
+    char text[128];
+    std::snprintf(text, sizeof(text),
+                  "a range of start %g, limit %g and delta %g: ", bounds[0],
+                  bounds[1], bounds[2]);
+    error = text + error;
+  }
+  return count;
+}
+
 LogicalResult Executable::evaluateHostOps(Recording &r,
                                           ArrayRef<HostTensorRef> inputs) {
   for (Operation &op : func.front()) {
@@ -68,6 +104,13 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
           readInteger(inputs[arg], extract.getIndex());
     } else if (auto constant = dyn_cast<gpu::ConstantOp>(&op)) {
       r.values[constant->getResult(0)] = constant.getValue();
+    } else if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
+      std::string error;
+      std::optional<int64_t> value = evaluateRangeCount(count, inputs, error);
+      // The location is the onnx node's.
+      if (!value)
+        return emitError(op.getLoc()) << error;
+      r.values[op.getResult(0)] = *value;
     } else if (auto arith = dyn_cast<gpu::HostArithOp>(&op)) {
       std::string error;
       int64_t lhs = r.values.lookup(op.getOperand(0));
@@ -233,11 +276,17 @@ std::vector<int64_t> getRecordingKey(FuncOp func,
     key.push_back(input.type.getRank());
     llvm::append_range(key, input.type.getShape());
   }
-  for (Operation &op : func.front())
+  for (Operation &op : func.front()) {
     if (auto extract = dyn_cast<gpu::ExtractOp>(&op))
       key.push_back(readInteger(
           inputs[cast<BlockArgument>(extract.getTensor()).getArgNumber()],
           extract.getIndex()));
+    // A count that fails is reported when the host ops run.
+    if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
+      std::string error;
+      key.push_back(evaluateRangeCount(count, inputs, error).value_or(-1));
+    }
+  }
   // Where arguments come from and results go: -1 separates the lists.
   key.push_back(-1);
   llvm::append_range(key, options.argumentsFromState);

@@ -6,6 +6,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 namespace onyx::gpu {
 
 static constexpr StringRef kIndex = "index";
@@ -116,6 +118,76 @@ LogicalResult ExtractOp::verify() {
 void ExtractOp::print(OpAsmPrinter &p) { printArgumentAccess(p, state); }
 ParseResult ExtractOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseArgumentAccess(parser, result);
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.range_count
+//===----------------------------------------------------------------------===//
+
+void RangeCountOp::build(OpBuilder &builder, OperationState &state, Value start,
+                         Value limit, Value delta) {
+  state.addOperands({start, limit, delta});
+  state.addTypes({builder.getIndexType()});
+}
+
+LogicalResult RangeCountOp::verify() {
+  if (state->getNumOperands() != 3)
+    return emitOpError("takes start, limit and delta");
+  Type type = state->getOperand(0).getType();
+  for (Value operand : state->getOperands()) {
+    if (failed(verifyFunctionArgument(state, operand)))
+      return failure();
+    auto tensor = cast<RankedTensorType>(operand.getType());
+    if (operand.getType() != type || !tensor.hasStaticShape() ||
+        tensor.getNumElements() != 1 ||
+        !isa<FloatType>(tensor.getElementType()))
+      return emitOpError() << "reads three float tensors of one element and "
+                              "one type, got "
+                           << operand.getType();
+  }
+  return verifyIndexResult(state);
+}
+
+void RangeCountOp::print(OpAsmPrinter &p) {
+  p << " ";
+  for (unsigned i = 0; i < 3; ++i) {
+    if (i)
+      p << ", ";
+    p.printOperand(state->getOperand(i));
+  }
+  p.printOptionalAttrDict(state->getAttrs());
+  p << " : ";
+  p.printType(state->getOperand(0).getType());
+}
+
+ParseResult RangeCountOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands(3);
+  Type type;
+  if (parser.parseOperand(operands[0]) || parser.parseComma() ||
+      parser.parseOperand(operands[1]) || parser.parseComma() ||
+      parser.parseOperand(operands[2]) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type))
+    return failure();
+  for (auto &operand : operands)
+    if (parser.resolveOperand(operand, type, result.operands))
+      return failure();
+  result.addTypes({parser.getBuilder().getIndexType()});
+  return success();
+}
+
+std::optional<int64_t> evaluateRangeCount(double start, double limit,
+                                          double delta, std::string &error) {
+  if (delta == 0) {
+    error = "delta must not be 0";
+    return std::nullopt;
+  }
+  double n = std::ceil((limit - start) / delta);
+  if (std::isnan(n) || n >= 0x1p63) {
+    error = "start, limit and delta do not give a finite number of elements";
+    return std::nullopt;
+  }
+  return n <= 0 ? 0 : int64_t(n);
 }
 
 void ConstantOp::build(OpBuilder &builder, OperationState &state,
@@ -417,7 +489,8 @@ ParseResult AssertOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 bool isHostOp(Operation *op) {
-  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, SelectOp, AssertOp>(op);
+  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, RangeCountOp, SelectOp,
+             AssertOp>(op);
 }
 
 } // namespace onyx::gpu

@@ -10,6 +10,7 @@
 //   %c = gpu.constant 64
 //   %e = gpu.muli %n, %c                            one row of the table below
 //   %g = gpu.ceildivi %e, %c
+//   %r = gpu.range_count %s, %l, %d : tensor<f32>   a float Range's length
 //   %s = gpu.select %cond, %a, %b                   %cond ? %a : %b
 //   gpu.assert %ok, %g {message = "..."}            fail the run where 0
 //
@@ -87,6 +88,32 @@ public:
   /// error with `error` saying which.
   FailureOr<int64_t> evaluate(int64_t lhs, int64_t rhs, std::string &error);
 };
+
+/// `%n = gpu.range_count %start, %limit, %delta : tensor<f32>`: the number
+/// of elements of a float Range whose bounds are function arguments (one
+/// element each, of the same float type): max(ceil((limit - start) /
+/// delta), 0) computed in double precision from the elements widened to
+/// double, exactly as the onnx Range op's reference defines it. A delta of
+/// 0, or bounds that give no finite count below 2^63, are an error of the
+/// run at the op.
+class RangeCountOp : public Op<RangeCountOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.range_count"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value start,
+                    Value limit, Value delta);
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// gpu.range_count's function; nullopt with the reason in `error` where it
+/// fails.
+std::optional<int64_t> evaluateRangeCount(double start, double limit,
+                                          double delta, std::string &error);
 
 /// `%r = gpu.select %cond, %a, %b`: `a` where `cond` is not 0, else `b`.
 class SelectOp : public Op<SelectOp> {

@@ -91,3 +91,19 @@ func.func @main(%arg0: tensor<?x4xf32>) {
   gpu.assert %n
   return
 }
+
+// -----
+
+func.func @main(%arg0: tensor<f32>, %arg1: tensor<f32>, %arg2: tensor<2xf32>) {
+  // expected-error @+1 {{'gpu.range_count' op reads three float tensors of one element and one type, got tensor<2xf32>}}
+  %n = "gpu.range_count"(%arg0, %arg1, %arg2) : (tensor<f32>, tensor<f32>, tensor<2xf32>) -> index
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<i64>) {
+  // expected-error @+1 {{'gpu.range_count' op reads three float tensors of one element and one type, got tensor<i64>}}
+  %n = gpu.range_count %arg0, %arg0, %arg0 : tensor<i64>
+  return
+}
