@@ -9,15 +9,17 @@
 // type (floats in float, or double for f64; integers exactly).
 //
 //===----------------------------------------------------------------------===//
-#include "dialect/gpu/HostOps.h"
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
 
+#include "dialect/gpu/HostOps.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
 
 #include "ir/Operation.h"
+
+#include <cmath>
 
 namespace onyx::lowering::datamovement {
 
@@ -109,6 +111,41 @@ LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx) {
               result->second);
 }
 
+/// A float Range's bound as an integer of the host program, where it is one:
+/// a constant of integral value, or a Cast to the float type of an integer
+/// shape value, checked at run time to be exact in that type (within
+/// 2^digits), so that the double arithmetic of the reference and the
+/// integer arithmetic of the host agree. nullopt otherwise.
+static std::optional<Size> getIntegralBound(LoweringContext &ctx,
+                                            Value operand) {
+  auto type = cast<FloatType>(
+      cast<RankedTensorType>(operand.getType()).getElementType());
+  if (DenseElementsAttr v = onnx::getConstantValue(operand)) {
+    double value = v.getFloatValue(0).convertToDouble();
+    if (!(std::abs(value) <= 0x1p53) || value != std::trunc(value))
+      return std::nullopt;
+    return Size(int64_t(value));
+  }
+  Operation *cast = operand.getDefiningOp();
+  if (!cast || cast->getName().getStringRef() != "onnx.Cast")
+    return std::nullopt;
+  std::optional<SmallVector<Size>> value =
+      ctx.getShapeValue(cast->getOperand(0));
+  if (!value)
+    return std::nullopt;
+  Size v = (*value)[0];
+  int64_t limit =
+      int64_t(1) << std::min<unsigned>(
+          62, llvm::APFloat::semanticsPrecision(type.getFloatSemantics()));
+  if (failed(ctx.check(ctx.mul(ctx.arith("gpu.lei", -limit, v),
+                               ctx.arith("gpu.lei", v, limit)),
+                       "bound {0} is beyond the integers its float type holds "
+                       "exactly (magnitude at most {1}) on the GPU",
+                       {v, limit})))
+    return std::nullopt;
+  return v;
+}
+
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType)
@@ -136,18 +173,30 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
             ->getResult(0);
     total = count;
   } else {
-    std::optional<SmallVector<Size>> start =
-        ctx.getShapeValue(op->getOperand(0));
-    std::optional<SmallVector<Size>> limit =
-        ctx.getShapeValue(op->getOperand(1));
-    std::optional<SmallVector<Size>> delta =
-        ctx.getShapeValue(op->getOperand(2));
+    std::optional<SmallVector<Size>> start, limit, delta;
+    if (glsl::isFloat(elementType)) {
+      // Integral float bounds (a window's Range to a Cast size): the count
+      // is the integer Range's.
+      auto bound = [&](unsigned i) -> std::optional<SmallVector<Size>> {
+        if (std::optional<Size> v = getIntegralBound(ctx, op->getOperand(i)))
+          return SmallVector<Size>{*v};
+        return std::nullopt;
+      };
+      start = bound(0);
+      limit = start ? bound(1) : std::nullopt;
+      delta = limit ? bound(2) : std::nullopt;
+    } else {
+      start = ctx.getShapeValue(op->getOperand(0));
+      limit = ctx.getShapeValue(op->getOperand(1));
+      delta = ctx.getShapeValue(op->getOperand(2));
+    }
     if (!start || !limit || !delta || !glsl::isSupported(elementType))
       return ctx.emitError() << "start, limit and delta must be integers "
                                 "computable on the host (from constants, "
-                                "shapes and arguments), or floats that are "
-                                "all arguments, for a result whose length "
-                                "is known only at run time";
+                                "shapes and arguments), floats that are "
+                                "all arguments, or integral floats (constants "
+                                "and Casts of such integers), for a result "
+                                "whose length is known only at run time";
     if (failed(ctx.check(
             ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", (*delta)[0], 0)),
             "delta must not be 0")))
