@@ -418,7 +418,8 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
        {getElementwiseGenerators(), getMatMulGenerators(), getConvGenerators(),
         getReductionGenerators(), getNormalizationGenerators(),
         getRotaryGenerators(), getAttentionGenerators(), getPoolGenerators(),
-        getDataMovementGenerators(), getTopKGenerators()})
+        getDataMovementGenerators(), getTopKGenerators(),
+        getCompressGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

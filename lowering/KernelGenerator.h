@@ -246,5 +246,8 @@ bool isTransposeWrittenByAttention(Operation *op);
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 ArrayRef<KernelGenerator> getTopKGenerators();
+/// NonZero and Compress whose data the host program knows
+/// (CompressKernels.cpp).
+ArrayRef<KernelGenerator> getCompressGenerators();
 
 } // namespace onyx::lowering
