@@ -96,6 +96,14 @@ unsigned getNumKernelsCompiled() {
   return getCompiler().getStatistics().compiles;
 }
 
+unsigned getNumKernelsFromDiskCache() {
+  return getCompiler().getStatistics().diskHits;
+}
+
+void setKernelCacheDirectory(StringRef directory) {
+  getCompiler().setCacheDirectory(directory);
+}
+
 std::unique_ptr<Pass> createCompileKernelsPass() {
   return std::make_unique<CompileKernels>();
 }

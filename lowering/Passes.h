@@ -34,5 +34,12 @@ void registerLoweringPasses();
 /// GLSL compilations (shaderc runs, not cache hits) in this process so far,
 /// by gpu-compile-kernels.
 unsigned getNumKernelsCompiled();
+/// Kernels gpu-compile-kernels read from the cache directory in this
+/// process so far instead of compiling them.
+unsigned getNumKernelsFromDiskCache();
+/// Makes gpu-compile-kernels keep compiled kernels in `directory` too, so
+/// that later processes read them instead of compiling (empty: no disk
+/// cache, the default).
+void setKernelCacheDirectory(StringRef directory);
 
 } // namespace onyx::lowering

@@ -3,6 +3,14 @@
 
 #include "ir/Diagnostics.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstring>
+
 namespace onyx::runtime {
 
 LogicalResult checkVk(VkResult result, StringRef call, Location loc) {
@@ -11,9 +19,10 @@ LogicalResult checkVk(VkResult result, StringRef call, Location loc) {
   return emitError(loc) << call << " failed: " << getResultName(result);
 }
 
-FailureOr<std::unique_ptr<Device>> Device::create(const Instance &instance,
-                                                  const DeviceInfo &info) {
-  std::unique_ptr<Device> device(new Device(instance, info));
+FailureOr<std::unique_ptr<Device>>
+Device::create(const Instance &instance, const DeviceInfo &info,
+               const DeviceOptions &options) {
+  std::unique_ptr<Device> device(new Device(instance, info, options));
   if (failed(device->init()))
     return failure();
   return device;
@@ -23,8 +32,10 @@ Device::~Device() {
   if (!device)
     return;
   api.vkDeviceWaitIdle(device);
-  if (pipelineCache)
+  if (pipelineCache) {
+    writePipelineCache();
     api.vkDestroyPipelineCache(device, pipelineCache, nullptr);
+  }
   if (fence)
     api.vkDestroyFence(device, fence, nullptr);
   if (commandPool)
@@ -81,6 +92,7 @@ LogicalResult Device::init() {
   api.vkGetDeviceQueue(device, info.queueFamily, 0, &queue);
   instance.getApi().vkGetPhysicalDeviceMemoryProperties(info.handle,
                                                         &memoryProperties);
+  instance.getApi().vkGetPhysicalDeviceProperties(info.handle, &properties);
 
   auto poolInfo = makeVkStruct<VkCommandPoolCreateInfo>(
       VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
@@ -89,6 +101,10 @@ LogicalResult Device::init() {
       makeVkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   auto cacheInfo = makeVkStruct<VkPipelineCacheCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+  std::vector<char> cacheData = readPipelineCache();
+  cacheInfo.initialDataSize = cacheData.size();
+  cacheInfo.pInitialData = cacheData.data();
+  cacheBytesLoaded = cacheData.size();
   if (failed(checkVk(
           api.vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
           "vkCreateCommandPool", loc)) ||
@@ -99,6 +115,88 @@ LogicalResult Device::init() {
                      "vkCreatePipelineCache", loc)))
     return failure();
   return success();
+}
+
+std::string Device::getPipelineCachePath() const {
+  if (options.pipelineCacheDirectory.empty())
+    return "";
+  // Named by everything the data is valid for: a driver update or another
+  // GPU gets a file of its own rather than one the driver would reject.
+  char name[128];
+  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-",
+                properties.vendorID, properties.deviceID,
+                properties.driverVersion);
+  std::string file = name;
+  for (uint8_t byte : properties.pipelineCacheUUID) {
+    std::snprintf(name, sizeof(name), "%02x", byte);
+    file += name;
+  }
+  llvm::SmallString<256> path(options.pipelineCacheDirectory);
+  llvm::sys::path::append(path, file + ".bin");
+  return std::string(path);
+}
+
+std::vector<char> Device::readPipelineCache() const {
+  std::string path = getPipelineCachePath();
+  if (path.empty())
+    return {};
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return {};
+  StringRef bytes = (*file)->getBuffer();
+  // The header every pipeline cache starts with (VkPipelineCacheHeaderVersion
+  // One): checked here so that a truncated file, or one of another device,
+  // never reaches the driver, which need not validate it.
+  VkPipelineCacheHeaderVersionOne header;
+  if (bytes.size() < sizeof(header))
+    return {};
+  std::memcpy(&header, bytes.data(), sizeof(header));
+  if (header.headerSize < sizeof(header) || header.headerSize > bytes.size() ||
+      header.headerVersion != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+      header.vendorID != properties.vendorID ||
+      header.deviceID != properties.deviceID ||
+      std::memcmp(header.pipelineCacheUUID, properties.pipelineCacheUUID,
+                  VK_UUID_SIZE) != 0)
+    return {};
+  return std::vector<char>(bytes.begin(), bytes.end());
+}
+
+void Device::writePipelineCache() const {
+  std::string path = getPipelineCachePath();
+  size_t size = 0;
+  if (path.empty() ||
+      api.vkGetPipelineCacheData(device, pipelineCache, &size, nullptr) !=
+          VK_SUCCESS ||
+      size <= sizeof(VkPipelineCacheHeaderVersionOne) ||
+      size == cacheBytesLoaded)
+    return; // nothing cached, or nothing new since it was read
+  std::vector<char> data(size);
+  if (api.vkGetPipelineCacheData(device, pipelineCache, &size, data.data()) !=
+      VK_SUCCESS)
+    return;
+  data.resize(size);
+  if (llvm::sys::fs::create_directories(options.pipelineCacheDirectory))
+    return;
+  // Written under a unique name and renamed: a process starting meanwhile
+  // reads the old file or the whole new one. A failure only loses the cache.
+  llvm::SmallString<256> temporary;
+  int fd;
+  if (llvm::sys::fs::createUniqueFile(path + ".%%%%%%.tmp", fd, temporary))
+    return;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os.write(data.data(), data.size());
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(temporary, path))
+    llvm::sys::fs::remove(temporary);
 }
 
 std::optional<uint32_t>

@@ -49,10 +49,18 @@ private:
   char *mapped = nullptr;
 };
 
+struct DeviceOptions {
+  /// A directory that keeps the pipeline cache between processes (a file
+  /// per device and driver version, read when the device is created and
+  /// written when it is destroyed); empty: the cache lives in memory only.
+  std::string pipelineCacheDirectory;
+};
+
 class Device {
 public:
-  static FailureOr<std::unique_ptr<Device>> create(const Instance &instance,
-                                                   const DeviceInfo &info);
+  static FailureOr<std::unique_ptr<Device>>
+  create(const Instance &instance, const DeviceInfo &info,
+         const DeviceOptions &options = {});
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -74,21 +82,35 @@ public:
   createBuffer(uint64_t size, MemoryKind kind, Location loc) const;
   /// Submits `commands` and waits until the device has run them.
   LogicalResult submitAndWait(VkCommandBuffer commands, Location loc) const;
+  /// The pipeline cache file of this device and driver in the cache
+  /// directory, or "" without one.
+  std::string getPipelineCachePath() const;
+  /// The bytes of pipeline cache data read from the cache directory when
+  /// the device was created (0: none, or none that matched this device).
+  size_t getPipelineCacheBytesLoaded() const { return cacheBytesLoaded; }
   /// Records a command buffer with `record`, runs it once and waits for it
   /// (uploads and copies outside any recording).
   LogicalResult runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
                         Location loc) const;
 
 private:
-  Device(const Instance &instance, const DeviceInfo &info)
-      : instance(instance), info(info), api(instance.getApi()) {}
+  Device(const Instance &instance, const DeviceInfo &info,
+         const DeviceOptions &options)
+      : instance(instance), info(info), options(options),
+        api(instance.getApi()) {}
   LogicalResult init();
+  /// The cache file's data if it was written for this device and driver.
+  std::vector<char> readPipelineCache() const;
+  void writePipelineCache() const;
   std::optional<uint32_t> findMemoryType(uint32_t allowed,
                                          VkMemoryPropertyFlags required,
                                          VkMemoryPropertyFlags preferred) const;
 
   const Instance &instance;
   DeviceInfo info;
+  DeviceOptions options;
+  VkPhysicalDeviceProperties properties;
+  size_t cacheBytesLoaded = 0;
   /// A copy with the device-level functions of this device.
   VulkanApi api;
   VkDevice device = VK_NULL_HANDLE;

@@ -60,6 +60,7 @@ namespace onyx::runtime {
   X(vkDestroyPipelineLayout)                                                   \
   X(vkCreatePipelineCache)                                                     \
   X(vkDestroyPipelineCache)                                                    \
+  X(vkGetPipelineCacheData)                                                    \
   X(vkCreateComputePipelines)                                                  \
   X(vkDestroyPipeline)                                                         \
   X(vkCreateDescriptorPool)                                                    \

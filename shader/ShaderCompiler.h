@@ -47,9 +47,18 @@ public:
   FailureOr<ArrayRef<uint32_t>> compile(StringRef glsl, Location loc,
                                         const CompileOptions &options = {});
 
+  /// Keeps compiled kernels in `directory` (created when first written;
+  /// empty: only in memory). A file read back is used only if it holds the
+  /// same source and options and well-formed SPIR-V; otherwise the kernel
+  /// is compiled again and the file replaced. Disk errors only cost a
+  /// compile: the cache never makes a compile fail.
+  void setCacheDirectory(StringRef directory);
+
   struct Statistics {
     unsigned compiles = 0;
     unsigned cacheHits = 0;
+    /// Kernels read from the cache directory instead of compiled.
+    unsigned diskHits = 0;
   };
   Statistics getStatistics() const;
 
@@ -60,7 +69,11 @@ private:
     std::vector<uint32_t> words;
   };
 
+  bool readFromDisk(uint64_t hash, Entry &entry) const;
+  void writeToDisk(uint64_t hash, const Entry &entry) const;
+
   void *compiler; // shaderc_compiler_t, kept out of this header
+  std::string cacheDirectory;
   mutable std::mutex mutex;
   /// Entries by hash; entries with equal hashes are told apart by source.
   llvm::DenseMap<uint64_t, SmallVector<std::unique_ptr<Entry>, 1>> cache;

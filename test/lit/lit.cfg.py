@@ -20,6 +20,10 @@ config.environment["PATH"] = os.pathsep.join(
 for name, value in os.environ.items():
     if name.startswith("VK_") or name.startswith("ONYX_VULKAN"):
         config.environment[name] = value
+# No test reads or writes a persistent kernel cache unless it names one
+# (--cache-dir): counts of kernels compiled stay what each test says, and
+# nothing is written under the user's home.
+config.environment["ONYX_CACHE_DIR"] = "none"
 # The models the repository ships (test/models, made by its gen_models.py).
 config.substitutions.append(
     ("%models", os.path.join(config.onyx_src_root, "test", "models")))

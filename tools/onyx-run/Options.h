@@ -35,6 +35,9 @@ struct Options {
   unsigned benchmarkRuns = 0;
   bool profile = false;
   std::string vulkanLoader;
+  /// Where compiled kernels and the pipeline cache persist between runs
+  /// (--cache-dir; empty: nowhere).
+  std::string cacheDirectory;
   /// --max-memory in bytes; 0 for each backend's default.
   uint64_t maxMemory = 0;
   // --generate: decode this many tokens after the prompt.

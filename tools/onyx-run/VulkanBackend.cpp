@@ -32,8 +32,10 @@ VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
       backend->instance->selectDevice(options.deviceIndex);
   if (failed(info))
     return failure();
+  runtime::DeviceOptions deviceOptions;
+  deviceOptions.pipelineCacheDirectory = options.pipelineCacheDirectory;
   FailureOr<std::unique_ptr<runtime::Device>> device =
-      runtime::Device::create(*backend->instance, **info);
+      runtime::Device::create(*backend->instance, **info, deviceOptions);
   if (failed(device))
     return failure();
   backend->device = std::move(*device);

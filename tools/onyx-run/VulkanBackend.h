@@ -37,6 +37,8 @@ struct VulkanOptions {
   bool validation = false;
   /// The Vulkan loader to open (tests point it at a missing one).
   std::string loaderLibrary = runtime::InstanceOptions().loaderLibrary;
+  /// Where the device's pipeline cache persists (empty: in memory only).
+  std::string pipelineCacheDirectory;
 };
 
 class VulkanBackend {

@@ -36,6 +36,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -84,6 +85,28 @@ static std::optional<uint64_t> parseByteSize(StringRef text) {
   if (text.getAsInteger(10, value) || value == 0 || value > UINT64_MAX / scale)
     return std::nullopt;
   return value * scale;
+}
+
+/// The cache directory --cache-dir names, else the environment's default;
+/// "" where caching is off ('none').
+static std::string getCacheDirectory(StringRef flag) {
+  std::string directory = flag.str();
+  if (directory.empty()) {
+    if (const char *env = std::getenv("ONYX_CACHE_DIR")) {
+      directory = env;
+    } else {
+      llvm::SmallString<256> path;
+      if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        path = xdg;
+      else if (const char *home = std::getenv("HOME"); home && *home)
+        llvm::sys::path::append(path, home, ".cache");
+      else
+        return "";
+      llvm::sys::path::append(path, "onyx");
+      directory = std::string(path);
+    }
+  }
+  return directory == "none" ? "" : directory;
 }
 
 static Options parseCommandLine(int argc, char **argv) {
@@ -171,6 +194,13 @@ static Options parseCommandLine(int argc, char **argv) {
                "device-local heap); a suffix K, M, G or T multiplies by "
                "1024, 1024^2, ..."),
       cl::value_desc("SIZE"), cl::cat(category));
+  static cl::opt<std::string> cacheDir(
+      "cache-dir",
+      cl::desc("Where compiled kernels and the Vulkan pipeline cache persist "
+               "between runs, so that a second run compiles nothing "
+               "('none': nowhere; default: $ONYX_CACHE_DIR, else "
+               "$XDG_CACHE_HOME/onyx, else ~/.cache/onyx)"),
+      cl::value_desc("DIR"), cl::cat(category));
   static cl::opt<std::string> vulkanLoader(
       "vulkan-loader", cl::desc("The Vulkan loader library to open"),
       cl::init(runtime::InstanceOptions().loaderLibrary), cl::Hidden,
@@ -230,6 +260,7 @@ static Options parseCommandLine(int argc, char **argv) {
   options.benchmarkRuns = benchmark;
   options.profile = profile;
   options.vulkanLoader = vulkanLoader;
+  options.cacheDirectory = getCacheDirectory(cacheDir);
   if (!maxMemory.empty()) {
     std::optional<uint64_t> bytes = parseByteSize(maxMemory);
     if (!bytes) {
@@ -333,15 +364,34 @@ static LogicalResult runOnReference(const Options &options, Context &ctx,
   return report(options, *results, prepared->expected, ctx);
 }
 
+/// Kernels compiled (and, with a cache directory, read from it) since the
+/// counts `before` were taken.
+struct KernelWork {
+  unsigned compiledBefore = lowering::getNumKernelsCompiled();
+  unsigned readBefore = lowering::getNumKernelsFromDiskCache();
+
+  unsigned compiled() const {
+    return lowering::getNumKernelsCompiled() - compiledBefore;
+  }
+  /// "N kernels compiled", with ", M read from the cache" when caching.
+  std::string describe(const Options &options) const {
+    std::string text = fmt::format("{} kernels compiled", compiled());
+    if (!options.cacheDirectory.empty())
+      text += fmt::format(", {} read from the cache",
+                          lowering::getNumKernelsFromDiskCache() - readBefore);
+    return text;
+  }
+};
+
 /// What compiling and loading created, and the tensors the runtime placed
 /// for the last run's dims.
 static void printRuntimeWork(const runtime::Executable &exe,
-                             unsigned compiled) {
+                             StringRef compiled) {
   const runtime::ExecutableCounters &counters = exe.getCounters();
   llvm::outs() << fmt::format(
-      "work: {} kernels compiled, {} pipelines created, {} recordings made "
+      "work: {}, {} pipelines created, {} recordings made "
       "({:.0f} us), {} reused\n",
-      compiled, counters.pipelinesCreated, counters.recordings,
+      compiled.str(), counters.pipelinesCreated, counters.recordings,
       counters.recordMicroseconds, counters.recordingHits);
   const runtime::RecordingStats &stats = exe.getStats();
   if (stats.runtimeTensorBytes)
@@ -381,12 +431,12 @@ static LogicalResult runInputSets(const Options &options, Context &ctx,
     references.push_back(std::move(*results));
   }
   auto start = std::chrono::steady_clock::now();
-  unsigned compiledBefore = lowering::getNumKernelsCompiled();
+  KernelWork work;
   if (!isGpu && failed(backend.lower(
                     module, options.printIRAfterAll ? &llvm::errs() : nullptr)))
     return failure();
   double compileMs = millisecondsSince(start);
-  unsigned compiled = lowering::getNumKernelsCompiled() - compiledBefore;
+  std::string compiled = work.describe(options);
 
   start = std::chrono::steady_clock::now();
   runtime::LoadOptions loadOptions;
@@ -398,16 +448,15 @@ static LogicalResult runInputSets(const Options &options, Context &ctx,
   if (failed(loaded))
     return failure();
   runtime::Executable &exe = **loaded;
-  llvm::outs() << fmt::format(
-      "compile: {:.1f} ms ({} kernels compiled), load: {:.1f} ms ({} "
-      "pipelines created)\n",
-      compileMs, compiled, millisecondsSince(start),
-      exe.getCounters().pipelinesCreated);
+  llvm::outs() << fmt::format("compile: {:.1f} ms ({}), load: {:.1f} ms ({} "
+                              "pipelines created)\n",
+                              compileMs, compiled, millisecondsSince(start),
+                              exe.getCounters().pipelinesCreated);
 
   bool passed = true;
   for (auto [i, set] : llvm::enumerate(prepared.inputSets)) {
     runtime::ExecutableCounters before = exe.getCounters();
-    compiledBefore = lowering::getNumKernelsCompiled();
+    unsigned compiledBefore = lowering::getNumKernelsCompiled();
     start = std::chrono::steady_clock::now();
     FailureOr<SmallVector<Tensor>> results = runExecutable(exe, set);
     double runMs = millisecondsSince(start);
@@ -455,7 +504,7 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
     return runInputSets(options, ctx, *prepared, backend);
   ModuleOp module = *prepared->module;
 
-  unsigned compiled = 0;
+  std::string compiled = "0 kernels compiled";
   SmallVector<Tensor> reference;
   if (isGpuModule(module)) {
     if (options.check) {
@@ -473,11 +522,11 @@ static LogicalResult runOnVulkan(const Options &options, Context &ctx,
       reference = std::move(*results);
     }
     refineArgumentTypes(prepared->main, prepared->inputs);
-    unsigned compiledBefore = lowering::getNumKernelsCompiled();
+    KernelWork work;
     if (failed(backend.lower(module, options.printIRAfterAll ? &llvm::errs()
                                                              : nullptr)))
       return failure();
-    compiled = lowering::getNumKernelsCompiled() - compiledBefore;
+    compiled = work.describe(options);
   }
 
   runtime::LoadOptions loadOptions;
@@ -578,6 +627,12 @@ static LogicalResult runModel(const Options &options) {
   vulkanOptions.deviceIndex = options.device;
   vulkanOptions.validation = options.validate;
   vulkanOptions.loaderLibrary = options.vulkanLoader;
+  vulkanOptions.pipelineCacheDirectory = options.cacheDirectory;
+  if (!options.cacheDirectory.empty()) {
+    llvm::SmallString<256> kernels(options.cacheDirectory);
+    llvm::sys::path::append(kernels, "kernels");
+    lowering::setKernelCacheDirectory(kernels);
+  }
   FailureOr<std::unique_ptr<VulkanBackend>> backend =
       VulkanBackend::create(&ctx, vulkanOptions);
   if (failed(backend))
