@@ -54,12 +54,17 @@ Value LoweringContext::getWeight(Value value, DenseElementsAttr constant) {
   // Weights are placed back to back, each at an offset kernels may bind.
   uint64_t align = target.minStorageBufferOffsetAlignment;
   uint64_t offset = (weightsSize + align - 1) / align * align;
-  Location loc = value.getDefiningOp() ? value.getDefiningOp()->getLoc()
-                                       : module->getLoc();
+  Location loc = !value                  ? getLoc()
+                 : value.getDefiningOp() ? value.getDefiningOp()->getLoc()
+                                         : module->getLoc();
   auto weight = builder.create<gpu::WeightOp>(loc, weightsBuffer->getResult(0),
                                               offset, constant);
   weightsSize = offset + weight.getType().getSizeInBytes();
   return weight->getResult(0);
+}
+
+Value LoweringContext::createWeight(DenseElementsAttr constant) {
+  return getWeight(Value(), constant);
 }
 
 void LoweringContext::finish() {
@@ -419,7 +424,7 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
         getReductionGenerators(), getNormalizationGenerators(),
         getRotaryGenerators(), getAttentionGenerators(), getPoolGenerators(),
         getDataMovementGenerators(), getTopKGenerators(),
-        getCompressGenerators()})
+        getCompressGenerators(), getBlockQuantizedGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

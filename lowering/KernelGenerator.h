@@ -95,6 +95,9 @@ public:
   /// lowered: an uploaded argument, a weight for a constant (placed on first
   /// use), or what an earlier op's generator set. Null after an error.
   Value getView(Value value);
+  /// A weight holding `constant`, which the generator derived from the op's
+  /// constant operands (a repacked copy), placed as constants are.
+  Value createWeight(DenseElementsAttr constant);
   /// A new intermediate tensor of `type`, to be placed by buffer planning;
   /// `dims` gives its `?` dimensions (all of its dims, static ones too).
   Value allocate(RankedTensorType type, ArrayRef<Size> dims = {});
@@ -249,5 +252,6 @@ ArrayRef<KernelGenerator> getTopKGenerators();
 /// NonZero and Compress whose data the host program knows
 /// (CompressKernels.cpp).
 ArrayRef<KernelGenerator> getCompressGenerators();
+ArrayRef<KernelGenerator> getBlockQuantizedGenerators();
 
 } // namespace onyx::lowering

@@ -20,6 +20,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendClipOps(result);
     appendWhereOps(result);
     appendMatMulOps(result);
+    appendBlockQuantizedOps(result);
     appendConvOps(result);
     appendConvTransposeOps(result);
     appendPoolOps(result);

@@ -179,6 +179,7 @@ void appendCastOps(std::vector<const OpDef *> &defs);
 void appendClipOps(std::vector<const OpDef *> &defs);
 void appendWhereOps(std::vector<const OpDef *> &defs);
 void appendMatMulOps(std::vector<const OpDef *> &defs);
+void appendBlockQuantizedOps(std::vector<const OpDef *> &defs);
 void appendConvOps(std::vector<const OpDef *> &defs);
 void appendConvTransposeOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);

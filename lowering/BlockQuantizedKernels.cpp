@@ -1,0 +1,556 @@
+//===- BlockQuantizedKernels.cpp - MatMulNBits, GatherBlockQuantized ------===//
+//
+// The packed weights stay packed in GPU memory: B (and GatherBlockQuantized's
+// table) is bound as 32-bit words and dequantized in the kernel, so a 4-bit
+// weight costs an eighth of its f32 bytes plus one scale per block.
+//
+// MatMulNBits with at most 4 rows of A (a decode step) is a matrix-vector
+// kernel: B's rows are its output columns with k contiguous, so each column
+// gets 32 threads striding along its row in words (uvec4s where rows are a
+// multiple of 16 bytes). A word's values all lie in one block (a block is
+// 16 or more values, a word at most 16), so each word costs one scale and
+// one zero point, applied once to the word's partial sums:
+//   sum_i (q_i - z) * s * a_i = s * (sum_i q_i * a_i - z * sum_i a_i).
+// The 32 partial sums of a column meet in shared memory as a tree of fixed
+// shape. Larger M is a tiled kernel: a workgroup computes 32 x 64 outputs,
+// stepping 16 along k (so a step never leaves a block); its threads copy the
+// A tile and dequantize the B tile into shared memory, then each
+// accumulates 2 x 4 outputs. Where M is known only at run time both are
+// dispatched and the run zeroes one grid, as the MatMul lowering does.
+//
+// Zero points, constants, are repacked at compile time into what the
+// kernel reads best: one byte per block (uint8 zero points of any bits) or
+// f32 per block (float zero points). g_idx is supported only where
+// canonicalization dropped it (the identity k / block_size).
+//
+// GatherBlockQuantized is one invocation per output value: it reads its
+// index (a row outside the table gives 0, as ONNX Runtime specifies), the
+// value's word, scale and zero point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/DataMovement.h"
+#include "lowering/Glsl.h"
+#include "lowering/KernelSizes.h"
+#include "lowering/WorkgroupReduce.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpSchema.h"
+#include "dialect/onnx/Tensor.h"
+
+#include "ir/Operation.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <fmt/format.h>
+
+namespace onyx::lowering {
+
+namespace {
+
+std::string (&u)(int64_t) = glsl::uintLiteral;
+
+/// Columns of the matrix-vector kernel's workgroup (32 threads each) and
+/// the tiled kernel's tile.
+constexpr unsigned kGemvColumns = 8;
+constexpr int64_t kTileM = 32, kTileN = 64, kTileK = 16;
+
+bool hasOperand(Operation *op, unsigned i) {
+  return op->getNumOperands() > i && !onnx::isNoValue(op->getOperand(i));
+}
+
+/// The bytes of ui8 operand `value` as 32-bit words: a view of its memory
+/// where its size is a multiple of 4 bytes, else (a constant) a copy padded
+/// with zeros. Null after an error.
+Value getWords(LoweringContext &ctx, Value value, StringRef what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.hasStaticShape()) {
+    ctx.emitError() << "needs " << what << " of static shape";
+    return {};
+  }
+  int64_t bytes = type.getNumElements();
+  Type word = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
+  if (bytes % 4 == 0) {
+    Value view = ctx.getView(value);
+    if (!view)
+      return {};
+    auto words = RankedTensorType::get({bytes / 4}, word);
+    return ctx.reinterpret(view, words);
+  }
+  DenseElementsAttr constant = onnx::getConstantValue(value);
+  if (!constant) {
+    ctx.emitError() << "needs " << what
+                    << " constant where its size is not a multiple of 4 bytes";
+    return {};
+  }
+  std::optional<onnx::Tensor> tensor = onnx::Tensor::fromAttr(constant);
+  if (!tensor)
+    return {};
+  onnx::Tensor padded(onnx::ElementType::U32,
+                      {int64_t(llvm::divideCeil(bytes, 4))});
+  MutableArrayRef<char> out = padded.getMutableBytes();
+  std::fill(out.begin(), out.end(), 0);
+  ArrayRef<char> in = tensor->getBytes();
+  std::copy(in.begin(), in.end(), out.begin());
+  return ctx.createWeight(padded.toAttr(ctx.getContext()));
+}
+
+/// GLSL of `uint NAME(uint index)`: value `index` of `bits` bits of the
+/// words in buffer `buffer`, packed low bits first.
+std::string unpackFunction(StringRef name, StringRef buffer, int64_t bits) {
+  return fmt::format("uint {0}(uint index) {{\n"
+                     "  uint bit = index * {1};\n"
+                     "  return ({2}.d[bit >> 5u] >> (bit & 31u)) & {3};\n"
+                     "}}\n",
+                     name.str(), u(bits), buffer.str(), u((1 << bits) - 1));
+}
+
+struct NBitsProblem {
+  int64_t k, n, bits, blockSize, blocks, blob;
+  Size m;
+  Type et;
+  bool hasZeros, floatZeros, hasBias;
+};
+
+/// The declarations and helpers both MatMulNBits kernels share: buffers,
+/// `float loadA(uint row, uint k)`, `float scaleOf(uint block)`, `float
+/// zeroOf(uint block)` (blocks numbered n * blocks + b) and `void
+/// storeY(uint row, uint col, float v)`, which adds the bias.
+std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
+  Type f32 = FloatType::getF32(p.et.getContext());
+  Type u32 = IntegerType::get(p.et.getContext(), 32, IntegerType::Unsigned);
+  unsigned binding = 0;
+  std::string s = glsl::buffer(binding++, gpu::Access::Read, p.et, "a");
+  s += fmt::format("layout(set = 0, binding = {}, std430) readonly buffer "
+                   "B{} {{ {} d[]; }} b;\n",
+                   binding, binding, bType.str());
+  ++binding;
+  s += glsl::buffer(binding++, gpu::Access::Read, p.et, "scales");
+  if (p.hasZeros)
+    s += glsl::buffer(binding++, gpu::Access::Read, p.floatZeros ? f32 : u32,
+                      "zeros");
+  if (p.hasBias)
+    s += glsl::buffer(binding++, gpu::Access::Read, p.et, "bias");
+  s += glsl::buffer(binding, gpu::Access::Write, p.et, "y");
+  s += fmt::format(
+      "float loadA(uint row, uint k) {{ return {}; }}\n",
+      p.k % p.blockSize
+          ? fmt::format(
+                "k < {} ? {} : 0.0", u(p.k),
+                glsl::load(p.et, "a", fmt::format("row * {} + k", u(p.k))))
+          : glsl::load(p.et, "a", fmt::format("row * {} + k", u(p.k))));
+  s += fmt::format("float scaleOf(uint block) {{ return {}; }}\n",
+                   glsl::load(p.et, "scales", "block"));
+  if (!p.hasZeros)
+    s += fmt::format("float zeroOf(uint block) {{ return {}.0; }}\n",
+                     int64_t(1) << (p.bits - 1));
+  else if (p.floatZeros)
+    s += "float zeroOf(uint block) { return zeros.d[block]; }\n";
+  else
+    s += "float zeroOf(uint block) {\n"
+         "  return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & "
+         "255u);\n"
+         "}\n";
+  std::string value =
+      p.hasBias ? "v + " + glsl::load(p.et, "bias", "col") : std::string("v");
+  s += fmt::format(
+      "void storeY(uint row, uint col, float v) {{ {} }}\n",
+      glsl::store(p.et, "y", fmt::format("row * {} + col", u(p.n)), value));
+  return s;
+}
+
+/// The matrix-vector kernel for at most 4 rows (`m`: the rows' count as
+/// GLSL, `rows` its static bound).
+std::string nbitsGemv(const NBitsProblem &p, const std::string &m, int64_t rows,
+                      bool vector) {
+  int64_t rowBytes = p.blocks * p.blob;
+  unsigned width = vector ? 4 : 1;
+  int64_t rowUnits = rowBytes / (4 * width);
+  int64_t valuesPerWord = 32 / p.bits;
+  int64_t wordsPerBlock = p.blob / 4;
+  unsigned threads = 32 * kGemvColumns;
+  std::string s = glsl::header({threads, 1, 1});
+  s += nbitsCommon(p, vector ? "uvec4" : "uint");
+  s += fmt::format("shared float red[{}];\n", threads);
+  s += "void main() {\n"
+       "  uint lt = gl_LocalInvocationID.x;\n"
+       "  uint lane = lt % 32u;\n";
+  s += fmt::format("  uint col = gl_WorkGroupID.x * {} + lt / 32u;\n",
+                   u(kGemvColumns));
+  s += fmt::format("  bool inside = col < {};\n", u(p.n));
+  for (int64_t r = 0; r < rows; ++r)
+    s += fmt::format("  float acc{} = 0.0;\n", r);
+  auto guard = [&](int64_t r) {
+    return rows == 4 && m != "4u" && r > 0
+               ? fmt::format("if ({} > {}) ", m, u(r))
+               : std::string();
+  };
+  s += fmt::format("  if (inside) {{\n"
+                   "    for (uint v = lane; v < {0}; v += 32u) {{\n",
+                   u(rowUnits));
+  s += vector
+           ? fmt::format("      uvec4 q4 = b.d[col * {} + v];\n", u(rowUnits))
+           : fmt::format("      uint q4 = b.d[col * {} + v];\n", u(rowUnits));
+  for (unsigned j = 0; j < width; ++j) {
+    std::string word = vector ? fmt::format("q4[{}]", j) : "q4";
+    s += "      {\n";
+    s += fmt::format("        uint w = v * {} + {};\n", u(width), u(j));
+    s += fmt::format("        uint block = w / {};\n", u(wordsPerBlock));
+    s += fmt::format("        uint k0 = block * {} + (w % {}) * {};\n",
+                     u(p.blockSize), u(wordsPerBlock), u(valuesPerWord));
+    s += fmt::format("        uint blk = col * {} + block;\n", u(p.blocks));
+    s += "        float sc = scaleOf(blk), zp = zeroOf(blk);\n";
+    for (int64_t r = 0; r < rows; ++r) {
+      s += "        " + guard(r) + "{\n";
+      s += "          float dq = 0.0, sa = 0.0;\n";
+      for (int64_t i = 0; i < valuesPerWord; ++i)
+        s += fmt::format("          {{ float x = loadA({}, k0 + {}); dq += "
+                         "float(({} >> {}) & {}) * x; sa += x; }}\n",
+                         u(r), u(i), word, u(i * p.bits), u((1 << p.bits) - 1));
+      s += fmt::format("          acc{} += sc * (dq - zp * sa);\n", r);
+      s += "        }\n";
+    }
+    s += "      }\n";
+  }
+  s += "    }\n  }\n";
+  for (int64_t r = 0; r < rows; ++r) {
+    std::string g = guard(r);
+    s += g.empty() ? "  {\n" : "  " + g + "{\n";
+    s += fmt::format("  red[lt] = acc{};\n  barrier();\n", r);
+    for (unsigned half = 16; half >= 1; half /= 2)
+      s += fmt::format("  if (lane < {0}) red[lt] += red[lt + {0}];\n"
+                       "  barrier();\n",
+                       u(half));
+    s += fmt::format("  if (lane == 0u && inside) storeY({}, col, red[lt]);\n"
+                     "  barrier();\n",
+                     u(r));
+    s += "  }\n";
+  }
+  s += "}\n";
+  return s;
+}
+
+/// The tiled kernel for any number of rows (`m` as GLSL).
+std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
+  std::string s = glsl::header({256, 1, 1});
+  s += nbitsCommon(p, "uint");
+  s += unpackFunction("quant", "b", p.bits);
+  s += fmt::format("shared float as[{}][{}];\n", kTileM, kTileK);
+  s += fmt::format("shared float bs[{}][{}];\n", kTileK, kTileN);
+  int64_t perBlock = p.blockSize; // values per block, padded rows included
+  s += "void main() {\n"
+       "  uint lt = gl_LocalInvocationID.x;\n"
+       "  uint tx = lt % 16u, ty = lt / 16u;\n";
+  s += fmt::format("  uint m0 = gl_WorkGroupID.y * {}, n0 = gl_WorkGroupID.x "
+                   "* {};\n",
+                   u(kTileM), u(kTileN));
+  s += "  float acc[2][4];\n"
+       "  for (uint i = 0u; i < 2u; ++i)\n"
+       "    for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;\n";
+  s += fmt::format("  for (uint k0 = 0u; k0 < {}; k0 += {}u) {{\n", u(p.k),
+                   kTileK);
+  // A: 32 x 16 values, 2 per thread.
+  s += "    for (uint i = 0u; i < 2u; ++i) {\n"
+       "      uint e = lt + i * 256u, r = e / 16u, kk = e % 16u;\n";
+  s += fmt::format("      as[r][kk] = m0 + r < {} ? loadA(m0 + r, k0 + kk) : "
+                   "0.0;\n",
+                   m);
+  s += "    }\n";
+  // B: 16 x 64 values, 4 per thread, all of one block.
+  s += "    {\n"
+       "      uint c = lt / 4u, kq = (lt % 4u) * 4u;\n"
+       "      uint col = n0 + c;\n";
+  s += fmt::format("      uint block = k0 / {};\n", u(perBlock));
+  s += fmt::format("      bool live = col < {};\n", u(p.n));
+  s += fmt::format("      uint blk = min(col, {}) * {} + block;\n", u(p.n - 1),
+                   u(p.blocks));
+  s += "      float sc = scaleOf(blk), zp = zeroOf(blk);\n";
+  s += "      for (uint i = 0u; i < 4u; ++i) {\n"
+       "        uint k = k0 + kq + i;\n";
+  s += fmt::format("        float w = 0.0;\n"
+                   "        if (live && k < {}) w = (float(quant(col * {} + "
+                   "k)) - zp) * sc;\n",
+                   u(p.k), u(p.blocks * p.blockSize));
+  s += "        bs[kq + i][c] = w;\n"
+       "      }\n"
+       "    }\n"
+       "    barrier();\n";
+  s += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", kTileK);
+  s += "      vec4 bv = vec4(bs[kk][tx * 4u], bs[kk][tx * 4u + 1u], "
+       "bs[kk][tx * 4u + 2u], bs[kk][tx * 4u + 3u]);\n"
+       "      for (uint i = 0u; i < 2u; ++i) {\n"
+       "        float av = as[ty * 2u + i][kk];\n"
+       "        for (uint j = 0u; j < 4u; ++j) acc[i][j] += av * bv[j];\n"
+       "      }\n"
+       "    }\n"
+       "    barrier();\n"
+       "  }\n";
+  s += "  for (uint i = 0u; i < 2u; ++i)\n"
+       "    for (uint j = 0u; j < 4u; ++j) {\n"
+       "      uint row = m0 + ty * 2u + i, col = n0 + tx * 4u + j;\n";
+  s += fmt::format("      if (row < {} && col < {}) storeY(row, col, "
+                   "acc[i][j]);\n",
+                   m, u(p.n));
+  s += "    }\n"
+       "}\n";
+  return s;
+}
+
+/// Float zero points as f32 per block, or uint8 ones as one byte per block
+/// in words: what the kernels' zeroOf reads. Null if not a constant.
+Value repackZeros(LoweringContext &ctx, Value zeros, const NBitsProblem &p) {
+  DenseElementsAttr constant = onnx::getConstantValue(zeros);
+  if (!constant)
+    return {};
+  std::optional<onnx::Tensor> tensor = onnx::Tensor::fromAttr(constant);
+  if (!tensor)
+    return {};
+  int64_t count = p.n * p.blocks;
+  if (p.floatZeros)
+    return ctx.createWeight(onnx::convertTensor(*tensor, onnx::ElementType::F32)
+                                .reshape({count})
+                                .toAttr(ctx.getContext()));
+  int64_t rowBytes = llvm::divideCeil(p.blocks * p.bits, 8);
+  int64_t perByte = 8 / p.bits;
+  ArrayRef<uint8_t> packed = tensor->getValues<uint8_t>();
+  onnx::Tensor bytes(onnx::ElementType::U32,
+                     {int64_t(llvm::divideCeil(count, 4))});
+  MutableArrayRef<uint32_t> words = bytes.getMutableValues<uint32_t>();
+  std::fill(words.begin(), words.end(), 0);
+  for (int64_t col = 0; col < p.n; ++col)
+    for (int64_t b = 0; b < p.blocks; ++b) {
+      uint8_t byte = packed[col * rowBytes + b / perByte];
+      uint32_t zero = (byte >> ((b % perByte) * p.bits)) & ((1 << p.bits) - 1);
+      int64_t i = col * p.blocks + b;
+      words[i / 4] |= zero << ((i % 4) * 8);
+    }
+  return ctx.createWeight(bytes.toAttr(ctx.getContext()));
+}
+
+LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
+  onnx::OpAttrs attrs(op);
+  NBitsProblem p;
+  p.k = attrs.getInt("K");
+  p.n = attrs.getInt("N");
+  p.bits = attrs.getInt("bits");
+  p.blockSize = attrs.getInt("block_size");
+  p.blocks = llvm::divideCeil(p.k, p.blockSize);
+  p.blob = p.blockSize * p.bits / 8;
+  auto aType = cast<RankedTensorType>(op->getOperand(0).getType());
+  p.et = aType.getElementType();
+  if (reportUnsupported(ctx, p.et))
+    return failure();
+  if (hasOperand(op, 4))
+    return ctx.emitError() << "g_idx other than k / block_size (act-order "
+                              "quantization) is not supported on Vulkan";
+  p.hasZeros = hasOperand(op, 3);
+  p.floatZeros =
+      p.hasZeros &&
+      isa<FloatType>(
+          cast<RankedTensorType>(op->getOperand(3).getType()).getElementType());
+  p.hasBias = hasOperand(op, 5);
+  unsigned numBindings = 4 + p.hasZeros + p.hasBias;
+  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+    return ctx.emitError()
+           << "needs " << numBindings
+           << " storage buffers in one kernel, more than the "
+              "target's "
+           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+  if (dims.size() != size_t(aType.getRank()))
+    return failure();
+  Size m = 1;
+  for (size_t i = 0; i + 1 < dims.size(); ++i)
+    m = ctx.mul(m, dims[i]);
+  p.m = m;
+
+  SmallVector<Size> outDims(dims);
+  outDims.back() = p.n;
+  Value out =
+      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()), outDims);
+  ctx.setResult(op->getResult(0), out);
+  if (m.isStatic() && m.constant == 0)
+    return success();
+
+  SmallVector<Value> views;
+  views.push_back(ctx.getView(op->getOperand(0)));
+  views.push_back(getWords(ctx, op->getOperand(1), "B"));
+  views.push_back(ctx.getView(op->getOperand(2)));
+  if (p.hasZeros) {
+    views.push_back(repackZeros(ctx, op->getOperand(3), p));
+    if (!views.back())
+      return ctx.emitError() << "needs constant zero points";
+  }
+  if (p.hasBias)
+    views.push_back(ctx.getView(op->getOperand(5)));
+  if (llvm::any_of(views, [](Value v) { return !v; }))
+    return failure();
+  views.push_back(out);
+
+  KernelSizes sizes(ctx);
+  std::string mText = sizes.get(m);
+  SmallVector<gpu::Access> bindings(numBindings - 1, gpu::Access::Read);
+  bindings.push_back(gpu::Access::Write);
+  int64_t mBound = m.isStatic() ? m.constant : 4;
+  bool gemv = mBound <= 4;
+  bool both = !m.isStatic();
+  Size gemvGate = 1, tiledGate = 1;
+  if (both) {
+    // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
+    tiledGate = ctx.broadcastFactor(ctx.sub(m, 3));
+    gemvGate = ctx.mul(ctx.sub(1, tiledGate), ctx.min(m, Size(int64_t(1))));
+  }
+  struct Dispatch {
+    KernelSpec spec;
+    std::array<Size, 3> grid;
+  };
+  SmallVector<Dispatch, 2> dispatches;
+  if (gemv) {
+    Dispatch &d = dispatches.emplace_back();
+    d.spec.name = "matmul_nbits_gemv";
+    bool vector = (p.blocks * p.blob) % 16 == 0;
+    d.spec.glsl = nbitsGemv(p, mText, mBound, vector);
+    d.spec.workgroupSize = {32 * kGemvColumns, 1, 1};
+    d.grid = {ctx.mul(glsl::ceilDiv(p.n, kGemvColumns), gemvGate), 1, 1};
+  }
+  if (!gemv || both) {
+    Dispatch &d = dispatches.emplace_back();
+    d.spec.name = "matmul_nbits";
+    d.spec.glsl = nbitsTiled(p, mText);
+    d.spec.workgroupSize = {256, 1, 1};
+    d.grid = {ctx.mul(glsl::ceilDiv(p.n, kTileN), tiledGate),
+              ctx.ceilDiv(m, kTileM), 1};
+  }
+  std::string declaration = sizes.declaration();
+  for (Dispatch &d : dispatches) {
+    d.spec.bindings = bindings;
+    d.spec.glsl.insert(glsl::header(d.spec.workgroupSize).size(), declaration);
+    SmallVector<OpFoldResult> push;
+    sizes.addTo(d.spec, push);
+    KernelRef kernel = ctx.getOrCreateKernel(d.spec);
+    ctx.dispatch(kernel, d.grid, views, push);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherBlockQuantized
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
+  onnx::OpAttrs attrs(op);
+  int64_t bits = attrs.getInt("bits"), blockSize = attrs.getInt("block_size");
+  auto dataType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type et = resultType.getElementType();
+  if (reportUnsupported(ctx, et))
+    return failure();
+  if (!dataType.hasStaticShape())
+    return ctx.emitError() << "needs its table of static shape";
+  bool hasZeros = hasOperand(op, 3);
+  unsigned numBindings = 4 + hasZeros;
+  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+    return ctx.emitError()
+           << "needs " << numBindings
+           << " storage buffers in one kernel, more than the "
+              "target's "
+           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  ArrayRef<int64_t> data = dataType.getShape();
+  int64_t rows = data[0];
+  int64_t perByte = 8 / bits;
+  int64_t length = data.back() * perByte;
+  int64_t lines = dataType.getNumElements() / std::max<int64_t>(rows, 1) /
+                  std::max<int64_t>(data.back(), 1);
+  int64_t blocks = llvm::divideCeil(length, blockSize);
+  int64_t zeroRow = llvm::divideCeil(blocks, perByte);
+  int64_t outRow = lines * length;
+
+  SmallVector<Size> indexDims = ctx.getDims(op->getOperand(1));
+  auto indexType = cast<RankedTensorType>(op->getOperand(1).getType());
+  if (indexDims.size() != size_t(indexType.getRank()))
+    return failure();
+  SmallVector<Size> outDims(indexDims);
+  for (int64_t d : resultType.getShape().drop_front(indexDims.size()))
+    outDims.push_back(d);
+  Value out = ctx.allocate(resultType, outDims);
+  ctx.setResult(op->getResult(0), out);
+  Size total = getNumElements(ctx, outDims);
+  if (total.isStatic() && total.constant == 0)
+    return success();
+
+  SmallVector<Value> views = {getWords(ctx, op->getOperand(0), "its table"),
+                              ctx.getView(op->getOperand(1)),
+                              ctx.getView(op->getOperand(2))};
+  if (hasZeros)
+    views.push_back(getWords(ctx, op->getOperand(3), "its zero points"));
+  if (llvm::any_of(views, [](Value v) { return !v; }))
+    return failure();
+  views.push_back(out);
+
+  KernelSizes sizes(ctx);
+  std::string totalText = sizes.get(total);
+  KernelSpec spec;
+  spec.name = "gather_block_quantized";
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings.assign(numBindings - 1, gpu::Access::Read);
+  spec.bindings.push_back(gpu::Access::Write);
+  Type u32 = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
+  Type idType = indexType.getElementType();
+  Type scaleType =
+      cast<RankedTensorType>(op->getOperand(2).getType()).getElementType();
+  std::string s = glsl::buffer(0, gpu::Access::Read, u32, "table") +
+                  datamovement::indexBuffer(1, idType, "indices") +
+                  glsl::buffer(2, gpu::Access::Read, scaleType, "scales");
+  if (hasZeros)
+    s += glsl::buffer(3, gpu::Access::Read, u32, "zeros");
+  s += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
+  s += unpackFunction("quant", "table", bits);
+  if (hasZeros)
+    s += unpackFunction("zeroAt", "zeros", bits);
+  s += "void main() {\n"
+       "  uint i = gl_GlobalInvocationID.x;\n";
+  s += fmt::format("  if (i >= {}) return;\n", totalText);
+  s += fmt::format("  uint pos = i / {0}, rem = i % {0};\n", u(outRow));
+  s += datamovement::readIndex(idType, "indices", "pos", "p");
+  s += fmt::format("  if (!pFits || p < -{0} || p >= {0}) {{\n"
+                   "    {1}\n"
+                   "    return;\n"
+                   "  }}\n",
+                   rows, glsl::store(et, "y", "i", glsl::literal(et, 0)));
+  s += fmt::format("  uint row = uint(p < 0 ? p + {} : p);\n", rows);
+  s += fmt::format("  uint line = row * {} + rem / {}, j = rem % {};\n",
+                   u(lines), u(length), u(length));
+  s += fmt::format("  uint block = line * {} + j / {};\n", u(blocks),
+                   u(blockSize));
+  s += hasZeros ? fmt::format("  float zp = float(zeroAt(line * {} + j / "
+                              "{}));\n",
+                              u(zeroRow * perByte), u(blockSize))
+                : fmt::format("  float zp = {}.0;\n", int64_t(1) << (bits - 1));
+  s += fmt::format("  float q = float(quant(line * {} + j));\n", u(length));
+  s += "  " +
+       glsl::store(et, "y", "i",
+                   "(q - zp) * " + glsl::load(scaleType, "scales", "block")) +
+       "\n}\n";
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + s;
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  ctx.dispatch(kernel,
+               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
+               views, push);
+  return success();
+}
+
+const KernelGenerator blockQuantizedGenerators[] = {
+    {"onnx.com.microsoft.MatMulNBits", lowerMatMulNBits, /*dynamicDims=*/true},
+    {"onnx.com.microsoft.GatherBlockQuantized", lowerGatherBlockQuantized,
+     /*dynamicDims=*/true},
+};
+
+} // namespace
+
+ArrayRef<KernelGenerator> getBlockQuantizedGenerators() {
+  return blockQuantizedGenerators;
+}
+
+} // namespace onyx::lowering

@@ -1,0 +1,100 @@
+// onnx.com.microsoft.MatMulNBits: canonicalization drops a g_idx that maps
+// each k to its own block; the reference backend honours any other; the
+// lowering keeps the weights packed and chooses the matrix-vector kernel for
+// at most 4 rows of A, the tiled kernel for more, and both where the row
+// count is known only at run time; it refuses a g_idx it cannot drop.
+
+// RUN: split-file %s %t
+// RUN: onyx-opt %t/g_idx.mlir --canonicalize | FileCheck %s --check-prefix=CANON
+// RUN: onyx-run %t/g_idx.mlir --backend=ref --input=1x32xf32=1 --input=1x32xf32=1 \
+// RUN:   | FileCheck %s --check-prefix=REF
+// RUN: not onyx-run %t/g_idx.mlir --input=1x32xf32=1 --input=1x32xf32=1 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=VK-ERR
+// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=lavapipe \
+// RUN:   --convert-onnx-to-gpu | FileCheck %s
+// RUN: onyx-run %t/g_idx_trivial.mlir --validate --check --input=1x32xf32=1 \
+// RUN:   | FileCheck %s --check-prefix=VK
+
+//--- g_idx.mlir
+// Block 0 holds nibbles 9 (scale 1), block 1 nibbles 10 (scale 2): with
+// k / block_size the weights are 1 and 4 (y = 16 + 64); with g_idx all 0
+// both blocks take block 0's scale (y = 16 + 32).
+// CANON-LABEL: func.func @main
+// CANON: "onnx.com.microsoft.MatMulNBits"(%arg0, %{{.*}}, %{{.*}}) {K = 32
+// CANON: "onnx.com.microsoft.MatMulNBits"(%arg1, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {K = 32
+// REF: output 0: tensor<1x1xf32> = [80]
+// REF: output 1: tensor<1x1xf32> = [48]
+// VK-ERR: error: 'onnx.com.microsoft.MatMulNBits' op g_idx other than k / block_size (act-order quantization) is not supported on Vulkan
+func.func @main(%a: tensor<1x32xf32>, %a2: tensor<1x32xf32>) -> (tensor<1x1xf32>, tensor<1x1xf32>) {
+  %b = onnx.Constant dense<[[[153, 153, 153, 153, 153, 153, 153, 153], [170, 170, 170, 170, 170, 170, 170, 170]]]> : tensor<1x2x8xui8>
+  %s = onnx.Constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %none = "onnx.NoValue"() {value} : () -> none
+  %g = onnx.Constant dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]> : tensor<32xi32>
+  %gz = onnx.Constant dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<32xi32>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%a, %b, %s, %none, %g) {K = 32 : si64, N = 1 : si64, block_size = 16 : si64} : (tensor<1x32xf32>, tensor<1x2x8xui8>, tensor<2xf32>, none, tensor<32xi32>) -> tensor<1x1xf32>
+  %1 = "onnx.com.microsoft.MatMulNBits"(%a2, %b, %s, %none, %gz) {K = 32 : si64, N = 1 : si64, block_size = 16 : si64} : (tensor<1x32xf32>, tensor<1x2x8xui8>, tensor<2xf32>, none, tensor<32xi32>) -> tensor<1x1xf32>
+  return %0, %1 : tensor<1x1xf32>, tensor<1x1xf32>
+}
+
+//--- g_idx_trivial.mlir
+// VK: output 0 vs ref: {{.*}}: PASS
+func.func @main(%a: tensor<1x32xf32>) -> tensor<1x1xf32> {
+  %b = onnx.Constant dense<[[[153, 153, 153, 153, 153, 153, 153, 153], [170, 170, 170, 170, 170, 170, 170, 170]]]> : tensor<1x2x8xui8>
+  %s = onnx.Constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %none = "onnx.NoValue"() {value} : () -> none
+  %g = onnx.Constant dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]> : tensor<32xi32>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%a, %b, %s, %none, %g) {K = 32 : si64, N = 1 : si64, block_size = 16 : si64} : (tensor<1x32xf32>, tensor<1x2x8xui8>, tensor<2xf32>, none, tensor<32xi32>) -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}
+
+//--- kernels.mlir
+// One row: 32 threads per column walk its row of 16-byte words (128 values
+// of 4 bits in 2 blocks: 64 bytes, 4 uvec4s), 8 columns per workgroup; each
+// 32-bit word is one block's, so it costs one scale and the default zero
+// point 8.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: readonly buffer B1 { uvec4 d[]; } b;
+// CHECK-SAME: float zeroOf(uint block) { return 8.0; }
+// CHECK-SAME: for (uint v = lane; v < 4u; v += 32u) {
+// CHECK-SAME: acc0 += sc * (dq - zp * sa);
+// CHECK: gpu.dispatch @matmul_nbits_gemv[3, 1, 1]
+// CHECK-NOT: gpu.dispatch
+func.func @main(%x: tensor<1x128xf32>, %s: tensor<20x2xf32>) -> tensor<1x20xf32> {
+  %b = onnx.Constant dense<119> : tensor<20x2x32xui8>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 128 : si64, N = 20 : si64, block_size = 64 : si64} : (tensor<1x128xf32>, tensor<20x2x32xui8>, tensor<20x2xf32>) -> tensor<1x20xf32>
+  return %0 : tensor<1x20xf32>
+}
+
+// -----
+
+// Eight rows: the tiled kernel, 32 x 64 outputs per workgroup, the B tile
+// dequantized into shared memory; uint8 zero points repacked to a byte per
+// block.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul_nbits(read, read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & 255u);
+// CHECK-SAME: shared float bs[16][64];
+// CHECK: gpu.dispatch @matmul_nbits[2, 1, 1]
+// CHECK-NOT: gpu.dispatch
+func.func @main(%x: tensor<8x128xf32>, %s: tensor<72x2xf32>) -> tensor<8x72xf32> {
+  %b = onnx.Constant dense<119> : tensor<72x2x32xui8>
+  %z = onnx.Constant dense<136> : tensor<72x1xui8>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s, %z) {K = 128 : si64, N = 72 : si64, block_size = 64 : si64} : (tensor<8x128xf32>, tensor<72x2x32xui8>, tensor<72x2xf32>, tensor<72x1xui8>) -> tensor<8x72xf32>
+  return %0 : tensor<8x72xf32>
+}
+
+// -----
+
+// Rows known only at run time: both kernels, each grid gated by the row
+// count (at most 4: the matrix-vector one; more: the tiled one).
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul_nbits_gemv
+// CHECK: gpu.kernel @matmul_nbits(
+// CHECK: gpu.dispatch @matmul_nbits_gemv[%{{.*}}, 1, 1]
+// CHECK: gpu.dispatch @matmul_nbits[%{{.*}}, %{{.*}}, 1]
+func.func @main(%x: tensor<?x128xf32>, %s: tensor<20x2xf32>) -> tensor<?x20xf32> {
+  %b = onnx.Constant dense<119> : tensor<20x2x32xui8>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 128 : si64, N = 20 : si64, block_size = 64 : si64} : (tensor<?x128xf32>, tensor<20x2x32xui8>, tensor<20x2xf32>) -> tensor<?x20xf32>
+  return %0 : tensor<?x20xf32>
+}
