@@ -1,0 +1,12 @@
+// The Llama-style test decoder (examples/decoders/llama_tiny.onnx) with its
+// MatMul weights rewritten to 4-bit com.microsoft.MatMulNBits (block 16) by
+// scripts/quantize_nbits.py --min-k 16 --block-size 16: greedy generation
+// gives the same ids on both backends; they follow the f32 model's
+// (examples/decoders/llama_tiny.greedy.txt: 70 32 83 50 46 50 92 22 ...)
+// for 7 tokens, then the quantization error changes the choice.
+// RUN: onyx-run %models/nbits/llama_tiny.q4.onnx --backend=ref --generate=12 \
+// RUN:   --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s
+// RUN: onyx-run %models/nbits/llama_tiny.q4.onnx --validate --generate=12 \
+// RUN:   --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s
+
+// CHECK: 70 32 83 50 46 50 92 50 70 80 71 58
