@@ -661,8 +661,10 @@ LogicalResult Executable::readProfile() {
   profile.clear();
   for (auto [i, dispatch] : llvm::enumerate(dispatches)) {
     uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
+    FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, last->values);
     profile.push_back(
-        {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0});
+        {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0,
+         succeeded(grid) && !isEmptyGrid(*grid)});
   }
   profileSpan = 0;
   if (!dispatches.empty())

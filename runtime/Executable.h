@@ -82,6 +82,9 @@ struct RunOptions {
 struct DispatchTiming {
   gpu::DispatchOp op;
   double microseconds = 0;
+  /// Whether the run dispatched it (its grid was not empty at the run's
+  /// dims).
+  bool ran = true;
 };
 
 /// What the last run's recorded command buffer holds.

@@ -36,7 +36,9 @@ decodes one token per step feeding present back as past.
 --size=tiny writes the committed test models (well under 1 MB each);
 --size=bench the benchmark sizes: GPT-2 small (12 layers, 768 wide, 12
 heads, 50257 tokens) and a Llama of SmolLM-135M's shape (30 layers, 576
-wide, 9 query and 3 key/value heads, 1536 MLP, 49152 tokens), ~0.5 GB each.
+wide, 9 query and 3 key/value heads, 1536 MLP, 49152 tokens), ~0.5 GB each;
+--size=layers the benchmark's widths with 2 layers and 512 tokens (~60 MB
+each): a decode step's kernels at those widths, small enough for lavapipe.
 Needs Debian's python3-torch (1.13), python3-onnx and python3-numpy.
 """
 
@@ -62,6 +64,15 @@ SIZES = {
         "gpt2": dict(vocab=50257, layers=12, hidden=768, heads=12,
                      positions=1024),
         "llama": dict(vocab=49152, layers=30, hidden=576, heads=9, kv_heads=3,
+                      mlp=1536, positions=2048),
+    },
+    # The benchmark's widths with 2 layers and 512 tokens: the kernels (and
+    # dispatches per layer) of the benchmark sizes, in models that lavapipe
+    # runs in seconds.
+    "layers": {
+        "gpt2": dict(vocab=512, layers=2, hidden=768, heads=12,
+                     positions=1024),
+        "llama": dict(vocab=512, layers=2, hidden=576, heads=9, kv_heads=3,
                       mlp=1536, positions=2048),
     },
 }

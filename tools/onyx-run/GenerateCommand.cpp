@@ -273,6 +273,9 @@ LogicalResult onyx::run::runGeneration(const Options &options,
           stats.dispatches, stats.barriers, stats.copies,
           compiled->exe->getProfileSpan() / 1000,
           counters.lastRecordMicroseconds);
+      llvm::outs() << "last step by kernel: "
+                   << countDispatchesByKernel(compiled->exe->getProfile())
+                   << '\n';
     }
     return success();
   }

@@ -9,6 +9,7 @@
 
 #include "ir/BuiltinOps.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -152,6 +153,32 @@ void onyx::run::printProfile(ArrayRef<runtime::DispatchTiming> profile) {
                                 timing.microseconds, share,
                                 describeNodes(dispatch->getLoc()));
   }
+}
+
+std::string
+onyx::run::countDispatchesByKernel(ArrayRef<runtime::DispatchTiming> profile) {
+  llvm::StringMap<unsigned> counts;
+  for (const runtime::DispatchTiming &timing : profile) {
+    if (!timing.ran)
+      continue;
+    gpu::DispatchOp dispatch = timing.op;
+    StringRef name = dispatch.getKernelName();
+    // The generator numbers the variants of one kind of kernel.
+    StringRef kind = name.rtrim("0123456789");
+    if (kind.size() < name.size() && kind.ends_with("_"))
+      name = kind.drop_back();
+    ++counts[name];
+  }
+  SmallVector<std::pair<unsigned, StringRef>> sorted;
+  for (const auto &entry : counts)
+    sorted.push_back({entry.getValue(), entry.getKey()});
+  llvm::sort(sorted, [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::string text;
+  for (auto [count, name] : sorted)
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", name.str(), count);
+  return text;
 }
 
 ArenaUse onyx::run::measureArena(FuncOp func) {

@@ -42,6 +42,11 @@ void printBenchmark(const BenchmarkTimes &times);
 /// The per-dispatch table of the last run.
 void printProfile(ArrayRef<runtime::DispatchTiming> profile);
 
+/// The dispatches of `profile` that ran counted by kernel, the kernels'
+/// numbered variants (`@matmul_3`) counted with their kind (`matmul`), most
+/// first: "matmul 5, attention 2, ...".
+std::string countDispatchesByKernel(ArrayRef<runtime::DispatchTiming> profile);
+
 /// How well buffer planning packed @main's intermediates: the size of the
 /// arena buffer against the sum of the sizes of the views placed directly
 /// in it (aliases of those views are not counted again).

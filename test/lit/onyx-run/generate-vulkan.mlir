@@ -10,6 +10,9 @@
 // GPT2-NEXT: decode: 11 tokens, {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
 // GPT2-NEXT: compiled once: {{[0-9]+}} kernels in {{[0-9.]+}} ms, {{[0-9]+}} pipelines; 12 recordings ({{[0-9.]+}} us each on average), 0 compiles after the first step; the cache stayed on the device
 // GPT2-NEXT: last step: {{[0-9]+}} dispatches, {{[0-9]+}} barriers, {{[0-9]+}} copies; GPU span {{[0-9.]+}} ms; recorded in {{[0-9.]+}} us
+// The same dispatches by kernel, most first: one fused attention kernel per
+// layer.
+// GPT2-NEXT: last step by kernel: matmul {{[0-9]+}}, {{.*}}attention 2,
 
 // RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --validate \
 // RUN:   --generate=12 --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=LLAMA
