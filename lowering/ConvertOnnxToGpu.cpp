@@ -26,6 +26,8 @@
 #include "ir/Block.h"
 #include "ir/BuiltinOps.h"
 
+#include <numeric>
+
 namespace onyx::lowering {
 
 namespace {
@@ -82,13 +84,36 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   //  - a Transpose of Attention's Q (isTransposeReadByAttention), read in
   //    place, and of its result (isTransposeWrittenByAttention), stored in
   //    the Transpose's order by the Attention kernel.
-  if (isTransposeWrittenByAttention(op)) {
+  //  - a Transpose only Concats read (isTransposeReadByCopies), copied
+  //    from its input through permuted strides, or only RotaryEmbeddings
+  //    (isHeadsTransposeReadByRotary), which read its input in place;
+  //  - an Expand of a rotary embedding's cos or sin (isExpandReadByRotary),
+  //    whose rows the rotary kernel reads as they broadcast.
+  if (isExpandReadByRotary(op)) {
+    Value view = ctx.getView(op->getOperand(0));
+    if (!view)
+      return failure();
+    ctx.setResult(op->getResult(0), view);
+    return success();
+  }
+  if (isTransposeWrittenByAttention(op) || isTransposeReadByCopies(op) ||
+      isHeadsTransposeReadByRotary(op)) {
     Value view = ctx.getView(op->getOperand(0));
     SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
-    if (!view || dims.size() != 4)
+    std::optional<SmallVector<int64_t>> perm =
+        onnx::OpAttrs(op).getInts("perm");
+    SmallVector<int64_t> order(dims.size());
+    std::iota(order.rbegin(), order.rend(), 0);
+    if (perm)
+      order = *perm;
+    if (!view || order.size() != dims.size())
       return failure();
     Value result = op->getResult(0);
-    SmallVector<Size> permuted = {dims[0], dims[2], dims[1], dims[3]};
+    // The Attention kernel stores its result permuted: what the view
+    // holds is the Transpose's result.
+    SmallVector<Size> permuted;
+    for (int64_t d : order)
+      permuted.push_back(dims[d]);
     ctx.setResult(
         result, ctx.reinterpret(view, cast<RankedTensorType>(result.getType()),
                                 permuted));
@@ -223,6 +248,11 @@ void ConvertOnnxToGpu::runOnOperation() {
 }
 
 } // namespace
+
+bool isDimsOnlyUse(OpOperand &use) {
+  StringRef name = use.getOwner()->getName().getStringRef();
+  return name == "onnx.Shape" || name == "onnx.Size";
+}
 
 std::unique_ptr<Pass> createConvertOnnxToGpuPass() {
   return std::make_unique<ConvertOnnxToGpu>();

@@ -15,6 +15,7 @@
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/ShapeValues.h"
+#include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
@@ -162,16 +163,23 @@ void dispatchTiledTranspose(LoweringContext &ctx, const MatrixTranspose &t,
       {in, out});
 }
 
+/// The permutation of Transpose `op` (reversed dims by default).
+SmallVector<int64_t> getTransposePerm(Operation *op) {
+  int64_t rank = tensorType(op->getOperand(0)).getRank();
+  SmallVector<int64_t> perm(rank);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  if (std::optional<SmallVector<int64_t>> p = onnx::OpAttrs(op).getInts("perm"))
+    perm = *p;
+  return perm;
+}
+
 LogicalResult lowerTranspose(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});
   if (!byteSize)
     return failure();
   RankedTensorType inType = tensorType(op->getOperand(0));
   int64_t rank = inType.getRank();
-  SmallVector<int64_t> perm(rank);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  if (std::optional<SmallVector<int64_t>> p = onnx::OpAttrs(op).getInts("perm"))
-    perm = *p;
+  SmallVector<int64_t> perm = getTransposePerm(op);
   Symbols symbols(ctx);
   SmallVector<Poly> inDims = getDims(symbols, op->getOperand(0));
   Value in = ctx.getView(op->getOperand(0));
@@ -274,6 +282,17 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
       CopyPiece piece;
       piece.shape = shape;
       piece.srcStrides = getStrides(shape);
+      // A Transpose read in place: its input's strides, permuted.
+      if (Operation *def = operand.getDefiningOp();
+          def && isTransposeReadByCopies(def)) {
+        SmallVector<Poly> inStrides =
+            getStrides(getDims(symbols, def->getOperand(0)));
+        if (inStrides.size() != size_t(rank))
+          return failure();
+        SmallVector<int64_t> perm = getTransposePerm(def);
+        for (int64_t d = 0; d < rank; ++d)
+          piece.srcStrides[d] = inStrides[perm[d]];
+      }
       piece.dstBase = offset * inner;
       piece.dstStrides = outStrides;
       // An input whose length along the axis is known only at run time may
@@ -294,6 +313,22 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
   flush();
   return success();
 }
+
+} // namespace
+
+bool isTransposeReadByCopies(Operation *op) {
+  if (op->getName().getStringRef() != "onnx.Transpose" ||
+      op->getResult(0).use_empty() || isTransposeAbsorbed(op) ||
+      isTransposeWrittenByMatMul(op) || isTransposeReadByAttention(op) ||
+      isTransposeWrittenByAttention(op))
+    return false;
+  return llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
+    return isDimsOnlyUse(use) ||
+           use.getOwner()->getName().getStringRef() == "onnx.Concat";
+  });
+}
+
+namespace {
 
 LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, {0});

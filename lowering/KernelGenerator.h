@@ -246,6 +246,25 @@ bool isTransposeReadByAttention(Operation *op);
 /// Attention kernel stores its result in that order, and the Transpose's
 /// result names that memory.
 bool isTransposeWrittenByAttention(Operation *op);
+/// Whether `use` reads only its value's dims (onnx.Shape, onnx.Size): the
+/// host program answers it from the dims a view records, so it does not
+/// keep a producer from being read in place.
+bool isDimsOnlyUse(OpOperand &use);
+/// Whether `op` is a Transpose, none of the above, that only Concats read:
+/// it emits nothing, its result names its input's memory with the permuted
+/// dims, and each Concat copies from the input through permuted strides
+/// (DataMovementKernels.cpp).
+bool isTransposeReadByCopies(Operation *op);
+/// Whether `op` is a Transpose [b, s, H, d] -> [b, H, s, d], not absorbed
+/// or written by a MatMul, that only RotaryEmbeddings read as their input:
+/// it emits nothing and the rotary kernel reads [b, s, H, d] in place
+/// (RotaryKernels.cpp).
+bool isHeadsTransposeReadByRotary(Operation *op);
+/// Whether `op` is an Expand of a 3-D tensor to 3 dims that only
+/// RotaryEmbeddings without position_ids read as their cos or sin cache: it
+/// emits nothing, its result names its input, and the rotary kernel reads
+/// the rows it broadcasts to (checked at run time).
+bool isExpandReadByRotary(Operation *op);
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 ArrayRef<KernelGenerator> getTopKGenerators();

@@ -13,6 +13,7 @@
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
+#include "lowering/TiledGemm.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -24,6 +25,39 @@
 
 namespace onyx::lowering {
 
+bool isHeadsTransposeReadByRotary(Operation *op) {
+  if (!op || op->getName().getStringRef() != "onnx.Transpose" ||
+      op->getResult(0).use_empty() || isTransposeAbsorbed(op) ||
+      isTransposeWrittenByMatMul(op))
+    return false;
+  std::optional<SmallVector<int64_t>> perm = onnx::OpAttrs(op).getInts("perm");
+  if (!perm || *perm != SmallVector<int64_t>{0, 2, 1, 3})
+    return false;
+  return llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
+    return isDimsOnlyUse(use) || (use.getOwner()->getName().getStringRef() ==
+                                      "onnx.RotaryEmbedding" &&
+                                  use.getOperandNumber() == 0);
+  });
+}
+
+bool isExpandReadByRotary(Operation *op) {
+  if (!op || op->getName().getStringRef() != "onnx.Expand" ||
+      op->getResult(0).use_empty())
+    return false;
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!in || !out || in.getRank() != 3 || out.getRank() != 3 ||
+      in.getElementType() != out.getElementType())
+    return false;
+  return llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
+    // (A Shape of the result would read the input's dims, so none.)
+    Operation *user = use.getOwner();
+    return user->getName().getStringRef() == "onnx.RotaryEmbedding" &&
+           (use.getOperandNumber() == 1 || use.getOperandNumber() == 2) &&
+           (user->getNumOperands() < 4 || onnx::isNoValue(user->getOperand(3)));
+  });
+}
+
 static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   Type et = type.getElementType();
@@ -33,6 +67,9 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   if (dims.size() != size_t(type.getRank()))
     return failure();
   bool is4d = dims.size() == 4;
+  // A heads Transpose of the input read in place: x is [b, s, H, d].
+  bool transposed =
+      is4d && isHeadsTransposeReadByRotary(op->getOperand(0).getDefiningOp());
   onnx::OpAttrs attrs(op);
   // Batch and seq may be known only at run time; the head size picks the
   // pairs and must be known.
@@ -84,7 +121,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   std::string decls = glsl::buffer(0, gpu::Access::Read, et, "x") +
                       glsl::buffer(1, gpu::Access::Read, et, "cosCache") +
                       glsl::buffer(2, gpu::Access::Read, et, "sinCache");
-  std::string row = "bt";
+  std::string row;
   if (hasPositions) {
     Type idType =
         cast<RankedTensorType>(op->getOperand(3).getType()).getElementType();
@@ -103,9 +140,38 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                           ? std::to_string(maxPosition.constant)
                           : "int(" + sizes.get(maxPosition) + ")",
                       glsl::store(et, "y", "i", glsl::literal(et, 0))) +
-          "  uint row = uint(p);\n";
+          "  uint row1 = uint(p), row2 = row1;\n";
   } else {
-    row = "  uint row = bt;\n";
+    // cos and sin [b, s, half], or what an Expand read in place broadcasts
+    // to that: rows at strides that are 0 along a dimension of 1.
+    for (unsigned i : {1u, 2u}) {
+      Value cache = op->getOperand(i);
+      Operation *def = cache.getDefiningOp();
+      SmallVector<Size> cacheDims =
+          ctx.getDims(isExpandReadByRotary(def) ? def->getOperand(0) : cache);
+      if (cacheDims.size() != 3)
+        return failure();
+      Size batch = dims[0], cacheBatch = cacheDims[0], cacheSeq = cacheDims[1];
+      auto broadcasts = [](Size from, Size to) {
+        return !from.isStatic() || !to.isStatic() || from.constant == 1 ||
+               from.constant == to.constant;
+      };
+      if (!broadcasts(cacheBatch, batch) || !broadcasts(cacheSeq, seq))
+        return ctx.emitError()
+               << "cos/sin of " << cacheBatch.constant << "x"
+               << cacheSeq.constant << " rows do not broadcast to the input's "
+               << batch.constant << "x" << seq.constant;
+      ctx.broadcast(cacheBatch, batch,
+                    "cos/sin batch {0} does not broadcast to {1}");
+      ctx.broadcast(cacheSeq, seq,
+                    "cos/sin length {0} does not broadcast to {1}");
+      Size strideB = ctx.mul(ctx.broadcastFactor(cacheBatch), cacheSeq);
+      Size strideT = ctx.broadcastFactor(cacheSeq);
+      std::string strideBText = sizes.get(strideB);
+      std::string strideTText = sizes.get(strideT);
+      row += fmt::format("  uint row{} = b * {} + t * {};\n", i, strideBText,
+                         strideTText);
+    }
   }
   decls += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
   spec.bindings.push_back(gpu::Access::Write);
@@ -118,6 +184,14 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
            : fmt::format("  uint t = (i / ({0} * {1})) % {2};\n"
                          "  uint b = i / ({0} * {1} * {2});\n",
                          uintLiteral(headSize), uintLiteral(heads), seqSize);
+  // The head's first element in x: where y has it, or for a transposed
+  // input at [b, t, h] of [b, s, H, d].
+  std::string base =
+      transposed
+          ? fmt::format("  uint h = (i / ({0} * {1})) % {2};\n"
+                        "  uint base = ((b * {1} + t) * {2} + h) * {0};\n",
+                        uintLiteral(headSize), seqSize, uintLiteral(heads))
+          : "  uint base = i - d;\n";
   std::string pair = interleaved
                          ? "  uint k = d / 2u;\n"
                            "  bool first = d % 2u == 0u;\n"
@@ -130,21 +204,21 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
       "void main() {\n"
       "  uint i = gl_GlobalInvocationID.x;\n" +
       fmt::format("  if (i >= {}) return;\n", totalSize) +
-      fmt::format("  uint d = i % {};\n", uintLiteral(headSize)) +
+      fmt::format("  uint d = i % {};\n", uintLiteral(headSize)) + locate +
+      base +
       fmt::format("  if (d >= {}) {{\n    {}\n    return;\n  }}\n",
                   uintLiteral(rotaryDim),
-                  glsl::store(et, "y", "i", glsl::load(et, "x", "i"))) +
-      locate + fmt::format("  uint bt = b * {} + t;\n", seqSize) + row +
-      "  uint base = i - d;\n" + pair +
+                  glsl::store(et, "y", "i", glsl::load(et, "x", "base + d"))) +
+      fmt::format("  uint bt = b * {} + t;\n", seqSize) + row + pair +
       fmt::format("  {0} a = {1};\n"
                   "  {0} bv = {2};\n"
                   "  {0} c = {3};\n"
                   "  {0} s = {4};\n",
                   ct, glsl::load(et, "x", "ia"), glsl::load(et, "x", "ib"),
                   glsl::load(et, "cosCache",
-                             fmt::format("row * {} + k", uintLiteral(half))),
+                             fmt::format("row1 * {} + k", uintLiteral(half))),
                   glsl::load(et, "sinCache",
-                             fmt::format("row * {} + k", uintLiteral(half)))) +
+                             fmt::format("row2 * {} + k", uintLiteral(half)))) +
       "  " +
       glsl::store(et, "y", "i", "first ? a * c - bv * s : bv * c + a * s") +
       "\n}\n";

@@ -90,12 +90,16 @@ func.func @main(%x: tensor<?x?xf32>, %scale: tensor<?xf32>, %bias: tensor<?xf32>
 
 // -----
 
-// RotaryEmbedding with batch and sequence known at run time: the count and
-// the sequence length are push constants, the head geometry stays literal.
-// CHECK-LABEL: gpu.kernel @rotary_embedding(read, read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32)
+// RotaryEmbedding with batch and sequence known at run time: the count, the
+// sequence length and the strides of cos's and sin's rows (0 along a
+// dimension of 1, which broadcasts) are push constants, the head geometry
+// stays literal.
+// CHECK-LABEL: gpu.kernel @rotary_embedding(read, read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32, ui32, ui32, ui32)
 // CHECK-SAME: if (i >= pc.s
 // CHECK-SAME: uint d = i % 8u;
 // CHECK-SAME: uint t = (i / 8u) % pc.s
+// CHECK-SAME: uint row1 = b * pc.s2 + t * pc.s3;
+// CHECK-SAME: uint row2 = b * pc.s4 + t * pc.s5;
 func.func @main(%x: tensor<?x2x?x8xf32>, %cos: tensor<?x?x4xf32>, %sin: tensor<?x?x4xf32>) -> tensor<?x2x?x8xf32> {
   %0 = "onnx.RotaryEmbedding"(%x, %cos, %sin) : (tensor<?x2x?x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>) -> tensor<?x2x?x8xf32>
   return %0 : tensor<?x2x?x8xf32>
