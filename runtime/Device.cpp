@@ -97,6 +97,9 @@ LogicalResult Device::init() {
   auto poolInfo = makeVkStruct<VkCommandPoolCreateInfo>(
       VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   poolInfo.queueFamilyIndex = info.queueFamily;
+  // Executables record again into the command buffers of recordings they
+  // no longer keep.
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   auto fenceInfo =
       makeVkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   auto cacheInfo = makeVkStruct<VkPipelineCacheCreateInfo>(
@@ -297,8 +300,10 @@ Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
   return result;
 }
 
-LogicalResult Device::submitAndWait(VkCommandBuffer commands,
-                                    Location loc) const {
+LogicalResult Device::submit(VkCommandBuffer commands, Location loc) const {
+  if (pending)
+    return emitError(loc) << "a submission to device '" << info.name
+                          << "' is still running; wait for it first";
   auto submit = makeVkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands;
@@ -307,13 +312,29 @@ LogicalResult Device::submitAndWait(VkCommandBuffer commands,
       failed(checkVk(api.vkQueueSubmit(queue, 1, &submit, fence),
                      "vkQueueSubmit", loc)))
     return failure();
+  pending = true;
+  return success();
+}
+
+LogicalResult Device::wait(Location loc) const {
+  if (!pending)
+    return success();
   // Generous: a large model on a CPU device takes minutes, but a hung
   // device must not hang the caller forever.
   constexpr uint64_t kTimeoutNs = 30ull * 60 * 1000 * 1000 * 1000;
   VkResult result = api.vkWaitForFences(device, 1, &fence, VK_TRUE, kTimeoutNs);
   if (result == VK_TIMEOUT)
     return emitError(loc) << "the device did not finish within 30 minutes";
+  // A failed wait leaves nothing that a later wait could finish.
+  pending = false;
   return checkVk(result, "vkWaitForFences", loc);
+}
+
+LogicalResult Device::submitAndWait(VkCommandBuffer commands,
+                                    Location loc) const {
+  if (failed(submit(commands, loc)))
+    return failure();
+  return wait(loc);
 }
 
 LogicalResult Device::runOnce(llvm::function_ref<void(VkCommandBuffer)> record,

@@ -88,6 +88,12 @@ public:
   /// The bytes of pipeline cache data read from the cache directory when
   /// the device was created (0: none, or none that matched this device).
   size_t getPipelineCacheBytesLoaded() const { return cacheBytesLoaded; }
+  /// Submits `commands` and returns at once; one submission runs at a time,
+  /// so the next submit (or runOnce) must come after wait().
+  LogicalResult submit(VkCommandBuffer commands, Location loc) const;
+  /// Waits until the device has run the last submission; success at once if
+  /// none is running.
+  LogicalResult wait(Location loc) const;
   /// Records a command buffer with `record`, runs it once and waits for it
   /// (uploads and copies outside any recording).
   LogicalResult runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
@@ -117,6 +123,8 @@ private:
   VkQueue queue = VK_NULL_HANDLE;
   VkCommandPool commandPool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  /// Whether a submission signals `fence` and nobody waited for it yet.
+  mutable bool pending = false;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memoryProperties;
 };

@@ -8,6 +8,8 @@
 
 #include "ir/Diagnostics.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <chrono>
@@ -32,6 +34,11 @@ static void recordFullBarrier(const VulkanApi &api, VkCommandBuffer commands) {
                            0, nullptr);
 }
 
+/// Staging buffers start at this size: host memory is cheap, and a growth
+/// drops every recording (a decoder's attention mask grows by a few bytes
+/// per step).
+static constexpr uint64_t kMinStagingBytes = 64 * 1024;
+
 FailureOr<std::unique_ptr<Executable>>
 Executable::load(const Device &device, ModuleOp module,
                  const LoadOptions &options) {
@@ -39,7 +46,8 @@ Executable::load(const Device &device, ModuleOp module,
   if (failed(func) ||
       failed(validateModule(module, *func, device, options.maxMemory)))
     return failure();
-  std::unique_ptr<Executable> exe(new Executable(device, *func));
+  std::unique_ptr<Executable> exe(
+      new Executable(device, *func, std::max(2u, options.maxRecordings)));
   if (failed(exe->createBuffers()) || failed(exe->uploadWeights()) ||
       failed(exe->createPipelines()) ||
       failed(exe->createProfiler(options.profile)))
@@ -58,31 +66,73 @@ Executable::load(const Device &device, ModuleOp module,
     FailureOr<Recording *> recording = exe->getRecording(none);
     if (failed(recording))
       return failure();
-    exe->last = *recording;
+    exe->lastStats = (*recording)->stats;
   }
   return exe;
 }
 
-Executable::Executable(const Device &device, FuncOp func)
-    : device(device), func(func) {}
+Executable::Executable(const Device &device, FuncOp func,
+                       unsigned maxRecordings)
+    : device(device), func(func), maxRecordings(maxRecordings) {}
 
 Executable::~Executable() {
   dropRecordings();
+  const VulkanApi &api = device.getApi();
+  if (!freeCommandBuffers.empty())
+    api.vkFreeCommandBuffers(device.getHandle(), device.getCommandPool(),
+                             freeCommandBuffers.size(),
+                             freeCommandBuffers.data());
+  for (VkDescriptorPool pool : descriptorPools)
+    api.vkDestroyDescriptorPool(device.getHandle(), pool, nullptr);
   if (queryPool)
-    device.getApi().vkDestroyQueryPool(device.getHandle(), queryPool, nullptr);
+    api.vkDestroyQueryPool(device.getHandle(), queryPool, nullptr);
 }
 
-const RecordingStats &Executable::getStats() const {
-  static const RecordingStats none;
-  return last ? last->stats : none;
+void Executable::release(Recording &r) {
+  for (auto [n, index] : llvm::enumerate(r.sharedSet))
+    if (index >= 0)
+      --sharedSets[n][index].users;
+  r.sharedSet.clear();
+  r.descriptorSets.clear();
+  if (r.commands)
+    freeCommandBuffers.push_back(r.commands);
+  r.commands = VK_NULL_HANDLE;
 }
 
 void Executable::dropRecordings() {
-  if (recordings.empty())
-    return;
-  // Command buffers in flight finished: every run waits for its work.
+  // Nothing may still run what is dropped.
+  settle();
+  for (auto &[key, r] : recordings)
+    release(*r);
   recordings.clear();
-  last = nullptr;
+}
+
+void Executable::dropSetsOf(unsigned buffer) {
+  for (SmallVector<SharedSet, 2> &sets : sharedSets)
+    for (SharedSet &set : sets)
+      set.stale |= llvm::any_of(set.bindings, [&](const MemoryAccess &a) {
+        return a.buffer == buffer;
+      });
+}
+
+void Executable::evictRecordings(Recording *keep) {
+  Recording *running =
+      inFlight && !inFlight->settled ? inFlight->recording : nullptr;
+  while (recordings.size() > maxRecordings) {
+    auto victim = recordings.end();
+    for (auto it = recordings.begin(); it != recordings.end(); ++it) {
+      Recording *r = it->second.get();
+      if (r == keep || r == running)
+        continue;
+      if (victim == recordings.end() || r->lastUse < victim->second->lastUse)
+        victim = it;
+    }
+    if (victim == recordings.end())
+      return;
+    release(*victim->second);
+    recordings.erase(victim);
+    ++counters.recordingsEvicted;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -105,8 +155,8 @@ LogicalResult Executable::createBuffers() {
   runtimeArena = buffers.size();
   buffers.emplace_back();
   if (failed(ensureSize(buffers.back(), 1, MemoryKind::Device)) ||
-      failed(ensureSize(inputStaging, 1, MemoryKind::Upload)) ||
-      failed(ensureSize(outputStaging, 1, MemoryKind::Readback)))
+      failed(ensureSize(inputStaging, kMinStagingBytes, MemoryKind::Upload)) ||
+      failed(ensureSize(outputStaging, kMinStagingBytes, MemoryKind::Readback)))
     return failure();
   return success();
 }
@@ -115,7 +165,20 @@ LogicalResult Executable::ensureSize(std::unique_ptr<Buffer> &buffer,
                                      uint64_t size, MemoryKind kind) {
   if (buffer && buffer->getSize() >= size)
     return success();
+  auto start = std::chrono::steady_clock::now();
+  auto timed = llvm::make_scope_exit([&] {
+    ++counters.bufferGrowths;
+    counters.growMicroseconds += std::chrono::duration<double, std::micro>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count();
+  });
+  // Waits for a run in flight, which may use the buffer.
   dropRecordings();
+  // Sets that bind it must not be found again (staging buffers are bound
+  // by none).
+  for (auto [index, owned] : llvm::enumerate(buffers))
+    if (&owned == &buffer)
+      dropSetsOf(index);
   // Grow by at least half, so that a sequence of growing shapes makes few
   // buffers.
   if (buffer)
@@ -184,14 +247,49 @@ LogicalResult Executable::createPipelines() {
       continue;
     dispatches.push_back(dispatch);
     gpu::KernelOp kernel = dispatch.lookupKernel();
-    if (pipelines.count(kernel))
-      continue;
-    FailureOr<std::unique_ptr<KernelPipeline>> pipeline =
-        KernelPipeline::create(device, kernel);
-    if (failed(pipeline))
-      return failure();
-    pipelines[kernel] = std::move(*pipeline);
-    ++counters.pipelinesCreated;
+    std::unique_ptr<KernelPipeline> &pipeline = pipelines[kernel];
+    if (!pipeline) {
+      FailureOr<std::unique_ptr<KernelPipeline>> created =
+          KernelPipeline::create(device, kernel);
+      if (failed(created))
+        return failure();
+      pipeline = std::move(*created);
+      ++counters.pipelinesCreated;
+    }
+    DispatchInfo info;
+    info.pipeline = pipeline.get();
+    for (unsigned i = 0, e = dispatch.getBindings().size(); i < e; ++i)
+      info.writable.push_back(gpu::isWritable(kernel.getBindingAccess(i)));
+    numBindings += dispatch.getBindings().size();
+    // The static words now; the dynamic ones per recording.
+    llvm::append_range(info.pushBytes,
+                       dispatch.getPushConstantBytes(SmallVector<int64_t>(
+                           dispatch.getDynamicPushConstants().size(), 0)));
+    SmallVector<Type> types = kernel.getPushConstantTypes();
+    OperandRange operands = dispatch.getDynamicPushConstants();
+    unsigned next = 0;
+    for (auto [i, value] : llvm::enumerate(dispatch.getPushConstants())) {
+      if (!isa<UnitAttr>(value))
+        continue;
+      auto intType = dyn_cast<IntegerType>(types[i]);
+      info.dynamicPush.push_back(
+          {unsigned(i), operands[next++], intType && intType.isUnsigned()});
+    }
+    dispatchInfo.push_back(std::move(info));
+  }
+  sharedSets.resize(dispatches.size());
+  // What the recordings read of the function, once.
+  allocs = gpu::analyzeAllocs(func.front());
+  for (Operation &op : func.front()) {
+    if (auto download = dyn_cast<gpu::DownloadOp>(&op))
+      downloaded.insert(download.getSource());
+    if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
+      valueReaders.push_back(&op);
+    if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
+      ++numMemoryValues;
+    else if (isa<gpu::DimOp, gpu::ExtractOp, gpu::ConstantOp, gpu::HostArithOp,
+                 gpu::SelectOp>(&op))
+      ++numHostValues;
   }
   return success();
 }
@@ -227,65 +325,137 @@ static bool isEmptyGrid(std::array<uint64_t, 3> grid) {
   return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
 }
 
-LogicalResult Executable::createDescriptorSets(Recording &r) {
-  r.descriptorSets.assign(dispatches.size(), VK_NULL_HANDLE);
+static bool sameBytes(ArrayRef<MemoryAccess> a, ArrayRef<MemoryAccess> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto [x, y] = pair;
+           return x.buffer == y.buffer && x.begin == y.begin && x.end == y.end;
+         });
+}
+
+LogicalResult Executable::allocateSets(ArrayRef<VkDescriptorSetLayout> layouts,
+                                       uint32_t descriptors,
+                                       SmallVectorImpl<VkDescriptorSet> &sets) {
   const VulkanApi &api = device.getApi();
   Location loc = func.getLoc();
-  uint32_t numDescriptors = 0;
-  SmallVector<VkDescriptorSetLayout> layouts;
-  SmallVector<unsigned> numbers;
+  if (poolSetsLeft < layouts.size() || poolDescriptorsLeft < descriptors) {
+    // A pool holds a whole recording's sets: few pools over a generation,
+    // since sets outlive recordings and are written again.
+    uint32_t maxSets = std::max<uint32_t>(layouts.size(), dispatches.size());
+    uint32_t maxDescriptors = std::max({descriptors, numBindings, 1u});
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  maxDescriptors};
+    auto poolInfo = makeVkStruct<VkDescriptorPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+    poolInfo.maxSets = maxSets;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    VkDescriptorPool pool;
+    if (failed(checkVk(api.vkCreateDescriptorPool(device.getHandle(), &poolInfo,
+                                                  nullptr, &pool),
+                       "vkCreateDescriptorPool", loc)))
+      return failure();
+    descriptorPools.push_back(pool);
+    poolSetsLeft = maxSets;
+    poolDescriptorsLeft = maxDescriptors;
+  }
+  auto allocInfo = makeVkStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  allocInfo.descriptorPool = descriptorPools.back();
+  allocInfo.descriptorSetCount = layouts.size();
+  allocInfo.pSetLayouts = layouts.data();
+  sets.resize(layouts.size());
+  if (failed(checkVk(api.vkAllocateDescriptorSets(device.getHandle(),
+                                                  &allocInfo, sets.data()),
+                     "vkAllocateDescriptorSets", loc)))
+    return failure();
+  poolSetsLeft -= layouts.size();
+  poolDescriptorsLeft -= descriptors;
+  return success();
+}
+
+LogicalResult Executable::createDescriptorSets(Recording &r) {
+  r.descriptorSets.assign(dispatches.size(), VK_NULL_HANDLE);
+  r.sharedSet.assign(dispatches.size(), -1);
+  // Dispatches that need a new set, and those whose set is to be written.
+  SmallVector<unsigned> fresh, toWrite;
+  SmallVector<VkDescriptorSetLayout> freshLayouts;
+  uint32_t freshDescriptors = 0;
+  SmallVector<MemoryAccess, 8> bindings;
   for (auto [n, dispatch] : llvm::enumerate(dispatches)) {
     FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
     if (failed(grid))
       return failure();
     if (isEmptyGrid(*grid))
       continue;
+    bindings.clear();
     for (auto [i, view] : llvm::enumerate(dispatch.getBindings())) {
       MemoryAccess access = r.memory.lookup(view);
       if (access.begin == access.end)
         return dispatch.emitOpError() << "binds an empty view as binding #"
                                       << unsigned(i) << " at run time";
+      access.write = false;
+      bindings.push_back(access);
     }
-    numDescriptors += dispatch.getBindings().size();
-    layouts.push_back(pipelines[dispatch.lookupKernel()]->getSetLayout());
-    numbers.push_back(n);
+    // The set of another recording that binds the same bytes; else one no
+    // recording uses, written again; else a new one.
+    SmallVector<SharedSet, 2> &sets = sharedSets[n];
+    int chosen = -1, idle = -1;
+    for (auto [i, set] : llvm::enumerate(sets)) {
+      if (!set.stale && sameBytes(set.bindings, bindings)) {
+        chosen = i;
+        break;
+      }
+      if (!set.users && idle < 0)
+        idle = i;
+    }
+    if (chosen >= 0) {
+      ++counters.descriptorSetsReused;
+    } else if (idle >= 0) {
+      chosen = idle;
+      sets[idle].bindings.assign(bindings.begin(), bindings.end());
+      sets[idle].stale = false;
+      toWrite.push_back(n);
+    } else {
+      chosen = sets.size();
+      sets.emplace_back();
+      sets.back().bindings.assign(bindings.begin(), bindings.end());
+      fresh.push_back(n);
+      freshLayouts.push_back(dispatchInfo[n].pipeline->getSetLayout());
+      freshDescriptors += bindings.size();
+      toWrite.push_back(n);
+    }
+    ++sets[chosen].users;
+    r.sharedSet[n] = chosen;
+    r.descriptorSets[n] = sets[chosen].set;
   }
-  if (layouts.empty())
-    return success();
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                std::max<uint32_t>(numDescriptors, 1)};
-  auto poolInfo = makeVkStruct<VkDescriptorPoolCreateInfo>(
-      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-  poolInfo.maxSets = layouts.size();
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &poolSize;
-  if (failed(checkVk(api.vkCreateDescriptorPool(device.getHandle(), &poolInfo,
-                                                nullptr, &r.descriptorPool),
-                     "vkCreateDescriptorPool", loc)))
-    return failure();
-  auto allocInfo = makeVkStruct<VkDescriptorSetAllocateInfo>(
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
-  allocInfo.descriptorPool = r.descriptorPool;
-  allocInfo.descriptorSetCount = layouts.size();
-  allocInfo.pSetLayouts = layouts.data();
-  SmallVector<VkDescriptorSet> sets(layouts.size());
-  if (failed(checkVk(api.vkAllocateDescriptorSets(device.getHandle(),
-                                                  &allocInfo, sets.data()),
-                     "vkAllocateDescriptorSets", loc)))
-    return failure();
+
+  if (!fresh.empty()) {
+    SmallVector<VkDescriptorSet> created;
+    if (failed(allocateSets(freshLayouts, freshDescriptors, created))) {
+      // Entries without a set must not be found later.
+      for (unsigned n : fresh) {
+        sharedSets[n].pop_back();
+        r.sharedSet[n] = -1;
+      }
+      return failure();
+    }
+    for (auto [n, set] : llvm::zip(fresh, created)) {
+      sharedSets[n][r.sharedSet[n]].set = set;
+      r.descriptorSets[n] = set;
+    }
+  }
 
   std::vector<VkDescriptorBufferInfo> infos;
-  infos.reserve(numDescriptors);
+  infos.reserve(numBindings);
   std::vector<VkWriteDescriptorSet> writes;
-  for (auto [set, n] : llvm::zip(sets, numbers)) {
-    r.descriptorSets[n] = set;
-    for (auto [i, view] : llvm::enumerate(dispatches[n].getBindings())) {
-      MemoryAccess access = r.memory.lookup(view);
+  for (unsigned n : toWrite) {
+    const SharedSet &set = sharedSets[n][r.sharedSet[n]];
+    for (auto [i, access] : llvm::enumerate(set.bindings)) {
       infos.push_back({buffers[access.buffer]->getHandle(), access.begin,
                        access.end - access.begin});
       auto write = makeVkStruct<VkWriteDescriptorSet>(
           VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-      write.dstSet = set;
+      write.dstSet = set.set;
       write.dstBinding = i;
       write.descriptorCount = 1;
       write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -293,35 +463,64 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
       writes.push_back(write);
     }
   }
-  api.vkUpdateDescriptorSets(device.getHandle(), writes.size(), writes.data(),
-                             0, nullptr);
+  counters.descriptorSetsWritten += toWrite.size();
+  if (!writes.empty())
+    device.getApi().vkUpdateDescriptorSets(device.getHandle(), writes.size(),
+                                           writes.data(), 0, nullptr);
   return success();
 }
 
 FailureOr<Executable::Recording *>
 Executable::getRecording(ArrayRef<HostTensorRef> inputs,
-                         const RunOptions &options) {
-  std::vector<int64_t> key = getRecordingKey(func, inputs, options);
+                         const RunOptions &options, bool ahead) {
+  std::vector<int64_t> key = getRecordingKey(valueReaders, inputs, options);
   auto found = recordings.find(key);
   if (found != recordings.end()) {
-    ++counters.recordingHits;
+    if (!ahead)
+      ++counters.recordingHits;
+    found->second->lastUse = ++useClock;
     return found->second.get();
   }
-  auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
   auto r = std::make_unique<Recording>();
-  r->device = &device;
-  if (failed(resolveStates(*r, options)) ||
-      failed(evaluateHostOps(*r, inputs)) || failed(placeMemory(*r)) ||
-      failed(createDescriptorSets(*r)) || failed(record(*r)))
+  if (failed(resolveStates(*r, options)) || failed(evaluateHostOps(*r, inputs)))
     return failure();
-  double us = std::chrono::duration<double, std::micro>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
+  auto placing = Clock::now();
+  double grown = counters.growMicroseconds;
+  if (failed(placeMemory(*r)))
+    return failure();
+  auto describing = Clock::now();
+  LogicalResult made = createDescriptorSets(*r);
+  auto recording = Clock::now();
+  if (succeeded(made))
+    made = record(*r);
+  if (failed(made)) {
+    release(*r);
+    return failure();
+  }
+  auto end = Clock::now();
+  auto micros = [](Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::micro>(to - from).count();
+  };
+  counters.hostOpsMicroseconds += micros(start, placing);
+  counters.placeMicroseconds +=
+      micros(placing, describing) - (counters.growMicroseconds - grown);
+  counters.descriptorMicroseconds += micros(describing, recording);
+  counters.commandMicroseconds += micros(recording, end);
+  double us = micros(start, end);
   counters.recordMicroseconds += us;
   counters.lastRecordMicroseconds = us;
+  counters.recordedDispatches += r->stats.dispatches;
   ++counters.recordings;
+  if (ahead) {
+    ++counters.recordingsAhead;
+    counters.aheadMicroseconds += us;
+  }
+  r->lastUse = ++useClock;
   Recording *result = r.get();
   recordings[key] = std::move(r);
+  evictRecordings(result);
   return result;
 }
 
@@ -370,32 +569,6 @@ static unsigned recordGrid(const VulkanApi &api, VkCommandBuffer commands,
   return calls;
 }
 
-/// The push constants of `dispatch` as bytes, the dynamic ones checked
-/// against their 32-bit types.
-static FailureOr<SmallVector<char>>
-getPushConstantBytes(gpu::DispatchOp dispatch, gpu::KernelOp kernel,
-                     const llvm::DenseMap<Value, int64_t> &values) {
-  SmallVector<int64_t> dynamic;
-  SmallVector<Type> types = kernel.getPushConstantTypes();
-  OperandRange operands = dispatch.getDynamicPushConstants();
-  unsigned next = 0;
-  for (auto [i, value] : llvm::enumerate(dispatch.getPushConstants())) {
-    if (!isa<UnitAttr>(value))
-      continue;
-    int64_t v = values.lookup(operands[next++]);
-    auto intType = dyn_cast<IntegerType>(types[i]);
-    bool isUnsigned = intType && intType.isUnsigned();
-    int64_t lo = isUnsigned ? 0 : INT32_MIN;
-    int64_t hi = isUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
-    if (v < lo || v > hi)
-      return dispatch.emitOpError()
-             << "push constant #" << unsigned(i) << " is " << v
-             << " at run time, out of the range of " << types[i];
-    dynamic.push_back(v);
-  }
-  return dispatch.getPushConstantBytes(dynamic);
-}
-
 LogicalResult Executable::record(Recording &r) {
   const VulkanApi &api = device.getApi();
   Location loc = func.getLoc();
@@ -408,10 +581,17 @@ LogicalResult Executable::record(Recording &r) {
       VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   VkCommandBuffer &commands = r.commands;
   RecordingStats &stats = r.stats;
-  if (failed(checkVk(api.vkAllocateCommandBuffers(device.getHandle(),
-                                                  &allocInfo, &commands),
-                     "vkAllocateCommandBuffers", loc)) ||
-      failed(checkVk(api.vkBeginCommandBuffer(commands, &begin),
+  // A command buffer of a recording no longer kept is recorded again (its
+  // pool resets it on begin).
+  if (!freeCommandBuffers.empty()) {
+    commands = freeCommandBuffers.back();
+    freeCommandBuffers.pop_back();
+  } else if (failed(checkVk(api.vkAllocateCommandBuffers(device.getHandle(),
+                                                         &allocInfo, &commands),
+                            "vkAllocateCommandBuffers", loc))) {
+    return failure();
+  }
+  if (failed(checkVk(api.vkBeginCommandBuffer(commands, &begin),
                      "vkBeginCommandBuffer", loc)))
     return failure();
 
@@ -421,8 +601,14 @@ LogicalResult Executable::record(Recording &r) {
   recordFullBarrier(api, commands);
 
   HazardTracker hazards;
+  double hazardMicroseconds = 0;
   auto beforeCommand = [&](ArrayRef<MemoryAccess> accesses) {
-    if (hazards.addCommand(accesses)) {
+    auto start = std::chrono::steady_clock::now();
+    bool barrier = hazards.addCommand(accesses);
+    hazardMicroseconds += std::chrono::duration<double, std::micro>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+    if (barrier) {
       recordFullBarrier(api, commands);
       ++stats.barriers;
     }
@@ -490,33 +676,45 @@ LogicalResult Executable::record(Recording &r) {
            buffers[to.buffer]->getHandle(), to.begin, from.end - from.begin);
     } else if (auto dispatch = dyn_cast<gpu::DispatchOp>(&op)) {
       unsigned number = dispatchNumber++;
-      gpu::KernelOp kernel = dispatch.lookupKernel();
+      const DispatchInfo &info = dispatchInfo[number];
       FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
       if (failed(grid))
         return failure();
+      if (r.dispatched.size() <= number)
+        r.dispatched.resize(number + 1);
+      r.dispatched[number] = !isEmptyGrid(*grid);
       if (queryPool)
         api.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                 queryPool, 2 * number);
       if (!isEmptyGrid(*grid)) {
         SmallVector<MemoryAccess, 8> accesses;
         for (auto [i, view] : llvm::enumerate(dispatch.getBindings()))
-          accesses.push_back(
-              access(view, gpu::isWritable(kernel.getBindingAccess(i))));
+          accesses.push_back(access(view, info.writable[i]));
         beforeCommand(accesses);
-        const KernelPipeline &pipeline = *pipelines[kernel];
+        const KernelPipeline &pipeline = *info.pipeline;
         api.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                               pipeline.getPipeline());
         api.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                                     pipeline.getLayout(), 0, 1,
                                     &r.descriptorSets[number], 0, nullptr);
         if (pipeline.getPushConstantsSize()) {
-          FailureOr<SmallVector<char>> bytes =
-              getPushConstantBytes(dispatch, kernel, r.values);
-          if (failed(bytes))
-            return failure();
+          SmallVector<char, 32> bytes = info.pushBytes;
+          for (auto [word, value, isUnsigned] : info.dynamicPush) {
+            // Checked against the word's 32-bit type.
+            int64_t v = r.values.lookup(value);
+            int64_t lo = isUnsigned ? 0 : INT32_MIN;
+            int64_t hi = isUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
+            if (v < lo || v > hi)
+              return dispatch.emitOpError()
+                     << "push constant #" << word << " is " << v
+                     << " at run time, out of the range of "
+                     << dispatch.lookupKernel().getPushConstantTypes()[word];
+            llvm::support::endian::write32le(bytes.data() + 4 * word,
+                                             uint32_t(v));
+          }
           api.vkCmdPushConstants(commands, pipeline.getLayout(),
-                                 VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes->size(),
-                                 bytes->data());
+                                 VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes.size(),
+                                 bytes.data());
         }
         stats.dispatchCalls += recordGrid(api, commands, *grid,
                                           device.getInfo().maxWorkGroupCount);
@@ -537,140 +735,8 @@ LogicalResult Executable::record(Recording &r) {
                              VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
                              nullptr, 0, nullptr);
   }
+  counters.hazardMicroseconds += hazardMicroseconds;
   return checkVk(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer", loc);
-}
-
-//===----------------------------------------------------------------------===//
-// Running
-//===----------------------------------------------------------------------===//
-
-FailureOr<std::vector<HostTensor>>
-Executable::run(ArrayRef<HostTensor> inputs) {
-  std::vector<HostTensorRef> refs;
-  for (const HostTensor &input : inputs)
-    refs.push_back({input.type, input.data});
-  return runViews(refs);
-}
-
-FailureOr<std::vector<HostTensor>>
-Executable::runViews(ArrayRef<HostTensorRef> inputs,
-                     const RunOptions &options) {
-  Location loc = func.getLoc();
-  ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
-  if (inputs.size() != argTypes.size())
-    return emitError(loc) << "@" << func.getSymName() << " takes "
-                          << unsigned(argTypes.size()) << " inputs, got "
-                          << unsigned(inputs.size());
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    auto expected = cast<RankedTensorType>(argTypes[i]);
-    bool matches = input.type.getElementType() == expected.getElementType() &&
-                   input.type.getRank() == expected.getRank() &&
-                   input.type.hasStaticShape();
-    for (unsigned d = 0; matches && d < expected.getRank(); ++d)
-      matches = ShapedType::isDynamic(expected.getShape()[d]) ||
-                expected.getShape()[d] == input.type.getShape()[d];
-    if (!matches)
-      return emitError(loc)
-             << "input #" << unsigned(i) << " of @" << func.getSymName()
-             << " must be " << Type(expected) << ", got " << Type(input.type);
-    uint64_t bytes = input.type.getNumElements() *
-                     getElementByteSize(expected.getElementType());
-    if (llvm::is_contained(options.argumentsFromState, unsigned(i))) {
-      // Read from device memory: checked against the state below.
-      if (!input.data.empty())
-        return emitError(loc) << "input #" << unsigned(i)
-                              << " comes from a state and takes no data";
-      continue;
-    }
-    if (input.data.size() != bytes)
-      return emitError(loc) << "input #" << unsigned(i) << " holds "
-                            << uint64_t(input.data.size())
-                            << " bytes; its type needs " << bytes;
-  }
-  // Checked before the key, which reads the values host ops read.
-  for (Operation &op : func.front())
-    if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
-      for (Value operand : op.getOperands())
-        if (llvm::is_contained(options.argumentsFromState,
-                               cast<BlockArgument>(operand).getArgNumber()))
-          return op.emitOpError()
-                 << "reads the values of an argument that comes from a state";
-  FailureOr<Recording *> found = getRecording(inputs, options);
-  if (failed(found))
-    return failure();
-  Recording &r = **found;
-  last = &r;
-  for (auto [arg, index] : r.argumentStates) {
-    const State &state = states[index];
-    uint64_t bytes = inputs[arg].type.getNumElements() *
-                     getElementByteSize(inputs[arg].type.getElementType());
-    if (bytes != state.bytes)
-      return emitError(loc)
-             << "input #" << arg << " comes from the state of result #"
-             << state.binding.result << ", which holds " << state.bytes
-             << " bytes; its type " << Type(inputs[arg].type) << " needs "
-             << bytes;
-  }
-  // Empty tensors have no bytes (and maybe no data pointer) to copy.
-  for (auto &[arg, slot] : r.inputSlots)
-    if (slot.size)
-      std::memcpy(inputStaging->getMapped() + slot.offset,
-                  inputs[arg].data.data(), slot.size);
-
-  if (failed(device.submitAndWait(r.commands, loc)))
-    return failure();
-
-  std::vector<HostTensor> outputs;
-  Operation *ret = func.front().getTerminator();
-  for (auto [number, result] : llvm::enumerate(ret->getOperands())) {
-    auto download = result.getDefiningOp<gpu::DownloadOp>();
-    auto type = cast<RankedTensorType>(result.getType());
-    type = RankedTensorType::get(r.shapes.lookup(download.getSource()),
-                                 type.getElementType());
-    auto state = r.resultStates.find(number);
-    if (state != r.resultStates.end()) {
-      MemoryAccess from = r.memory.lookup(download.getSource());
-      states[state->second].bytes = from.end - from.begin;
-      outputs.push_back({type, {}});
-      continue;
-    }
-    Slot slot = r.outputSlots.lookup(download);
-    auto last = r.lastElements.find(number);
-    if (last != r.lastElements.end())
-      type =
-          RankedTensorType::get({int64_t(last->second)}, type.getElementType());
-    const char *data = outputStaging->getMapped() + slot.offset;
-    outputs.push_back({type, std::vector<char>(data, data + slot.size)});
-  }
-  if (queryPool && failed(readProfile()))
-    return failure();
-  return outputs;
-}
-
-LogicalResult Executable::readProfile() {
-  std::vector<uint64_t> ticks(2 * dispatches.size());
-  if (failed(checkVk(device.getApi().vkGetQueryPoolResults(
-                         device.getHandle(), queryPool, 0, ticks.size(),
-                         ticks.size() * sizeof(uint64_t), ticks.data(),
-                         sizeof(uint64_t),
-                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                     "vkGetQueryPoolResults", func.getLoc())))
-    return failure();
-  uint32_t bits = device.getInfo().timestampValidBits;
-  uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-  profile.clear();
-  for (auto [i, dispatch] : llvm::enumerate(dispatches)) {
-    uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
-    FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, last->values);
-    profile.push_back(
-        {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0,
-         succeeded(grid) && !isEmptyGrid(*grid)});
-  }
-  profileSpan = 0;
-  if (!dispatches.empty())
-    profileSpan = ((ticks.back() - ticks.front()) & mask) *
-                  device.getInfo().timestampPeriodNs / 1000.0;
-  return success();
 }
 
 } // namespace onyx::runtime

@@ -18,14 +18,20 @@
 #pragma once
 
 #include "dialect/gpu/GpuOps.h"
+#include "dialect/gpu/HostOps.h"
 #include "runtime/Device.h"
+#include "runtime/HazardTracker.h"
 #include "runtime/KernelPipeline.h"
+
+#include "dialect/gpu/AllocPlanning.h"
 
 #include "ir/BuiltinOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace onyx::runtime {
@@ -53,6 +59,10 @@ struct LoadOptions {
   /// together, checked before anything is allocated; 0 for the device's
   /// device-local heap size.
   uint64_t maxMemory = 0;
+  /// The most recordings kept at once; the least recently used one goes
+  /// when a new one would pass this (at least 2: the one a run uses and the
+  /// one prepared for the next).
+  unsigned maxRecordings = 8;
 };
 
 /// A result that a run may leave in device memory the Executable keeps, for
@@ -112,6 +122,30 @@ struct ExecutableCounters {
   /// Microseconds spent making recordings (host ops, placement, descriptor
   /// sets, command recording), in total and for the last one made.
   double recordMicroseconds = 0, lastRecordMicroseconds = 0;
+  /// Where that time went, summed over recordings: the host ops, placing
+  /// the gpu.allocs and views and the staging slots, descriptor sets, and
+  /// recording the command buffer, of which deciding where barriers go is
+  /// `hazardMicroseconds`.
+  double hostOpsMicroseconds = 0, placeMicroseconds = 0,
+         descriptorMicroseconds = 0, commandMicroseconds = 0,
+         hazardMicroseconds = 0;
+  /// Buffers grown (the arena, staging and states, by at least half each
+  /// time) while recordings were made, and their microseconds (waiting for
+  /// a run in flight included), which `placeMicroseconds` leaves out.
+  unsigned bufferGrowths = 0;
+  double growMicroseconds = 0;
+  /// Dispatches recorded, summed over recordings.
+  unsigned recordedDispatches = 0;
+  /// Descriptor sets written for recordings, and those taken unchanged from
+  /// an earlier recording whose dispatch bound the same bytes.
+  unsigned descriptorSetsWritten = 0, descriptorSetsReused = 0;
+  /// Recordings made by prepare() ahead of their run (while the device may
+  /// run another), and their microseconds; the rest were made by the run
+  /// that needed them, on its critical path.
+  unsigned recordingsAhead = 0;
+  double aheadMicroseconds = 0;
+  /// Recordings given up to keep at most LoadOptions::maxRecordings.
+  unsigned recordingsEvicted = 0;
 };
 
 class Executable {
@@ -133,6 +167,23 @@ public:
   FailureOr<std::vector<HostTensor>> runViews(ArrayRef<HostTensorRef> inputs,
                                               const RunOptions &options = {});
 
+  /// runViews in two halves: launch() copies the inputs in and submits the
+  /// run; finish() waits for it and returns its outputs. Between them the
+  /// host is free, e.g. to prepare() the next run. One run is in flight at
+  /// a time, and the device runs nothing else meanwhile.
+  LogicalResult launch(ArrayRef<HostTensorRef> inputs,
+                       const RunOptions &options = {});
+  FailureOr<std::vector<HostTensor>> finish();
+  /// Makes the recording that a run on inputs of these shapes with
+  /// `options` will use, so that the run finds it made. Inputs need data
+  /// only where host ops read argument values (gpu.extract). Safe while a
+  /// run is in flight: if the recording needs a larger buffer, it first
+  /// waits for that run (whose outputs finish() still returns).
+  LogicalResult prepare(ArrayRef<HostTensorRef> inputs,
+                        const RunOptions &options = {});
+  /// Recordings kept now (at most LoadOptions::maxRecordings).
+  unsigned getNumRecordings() const { return recordings.size(); }
+
   /// Declares which results may stay on the device for which arguments
   /// (RunOptions); each pair must have the same element type and rank. The
   /// states start empty.
@@ -143,7 +194,7 @@ public:
   }
 
   /// The recording of the last run (or, before any, of the load).
-  const RecordingStats &getStats() const;
+  const RecordingStats &getStats() const { return lastStats; }
   const ExecutableCounters &getCounters() const { return counters; }
   /// Dispatch times of the last run, in dispatch order; empty unless loaded
   /// with `profile` on a device with timestamps.
@@ -156,32 +207,72 @@ public:
 
 private:
   struct Recording;
-  Executable(const Device &device, FuncOp func);
+  /// A descriptor set that recordings share: the one a dispatch uses in
+  /// every recording where its bindings are these bytes.
+  struct SharedSet {
+    SmallVector<MemoryAccess, 4> bindings;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    /// Recordings that use it; at 0 it may be written for other bindings.
+    unsigned users = 0;
+    /// Its bindings name buffers that are gone.
+    bool stale = false;
+  };
+  /// A launched run: its recording until finish(), then its outputs.
+  struct InFlight {
+    Recording *recording = nullptr;
+    bool settled = false;
+    LogicalResult status = success();
+    std::vector<HostTensor> outputs;
+  };
+
+  Executable(const Device &device, FuncOp func, unsigned maxRecordings);
   LogicalResult createBuffers();
   LogicalResult uploadWeights();
   LogicalResult createPipelines();
   LogicalResult createProfiler(bool profile);
+  /// Checks `inputs` against the function's arguments; data may be left out
+  /// where a state gives it or, with `shapesOnly`, where no host op reads it.
+  LogicalResult checkInputs(ArrayRef<HostTensorRef> inputs,
+                            const RunOptions &options, bool shapesOnly);
   /// The recording for `inputs` and `options`, from the cache or made now.
   FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs,
-                                      const RunOptions &options = {});
+                                      const RunOptions &options = {},
+                                      bool ahead = false);
   /// Which state each argument and result of `options` uses, checked.
   LogicalResult resolveStates(Recording &r, const RunOptions &options);
-  /// Makes state `index`'s buffer at least `size` bytes, keeping what it
-  /// holds.
-  LogicalResult ensureStateSize(unsigned index, uint64_t size);
+  /// Makes the buffer of each state {index, size} at least `size` bytes,
+  /// keeping what it holds.
+  LogicalResult ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes);
   LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
   LogicalResult createDescriptorSets(Recording &r);
+  /// Allocates `count` sets of `layouts` from the pools, adding one if
+  /// needed for `descriptors` more descriptors.
+  LogicalResult allocateSets(ArrayRef<VkDescriptorSetLayout> layouts,
+                             uint32_t descriptors,
+                             SmallVectorImpl<VkDescriptorSet> &sets);
   LogicalResult record(Recording &r);
   /// Makes `buffer` at least `size` bytes; growing it drops every cached
   /// recording, since their commands name the old buffer.
   LogicalResult ensureSize(std::unique_ptr<Buffer> &buffer, uint64_t size,
                            MemoryKind kind);
+  /// Waits for the run in flight, if any, and takes its outputs, so that
+  /// buffers and recordings may change.
+  void settle();
+  /// Gives a recording's descriptor sets and command buffer back.
+  void release(Recording &r);
+  /// Drops every recording (their commands name buffers about to go).
   void dropRecordings();
-  LogicalResult readProfile();
+  /// Marks the descriptor sets that bind buffer number `buffer` stale.
+  void dropSetsOf(unsigned buffer);
+  /// Drops least recently used recordings (never `keep` nor the one in
+  /// flight) until at most maxRecordings are left.
+  void evictRecordings(Recording *keep);
+  LogicalResult readProfile(const Recording &r);
 
   const Device &device;
   FuncOp func;
+  unsigned maxRecordings;
   /// The function's gpu.buffer ops, by number, and their device buffers;
   /// the last buffer is the one the runtime places gpu.allocs in.
   llvm::DenseMap<Operation *, unsigned> bufferIndex;
@@ -189,6 +280,30 @@ private:
   unsigned runtimeArena = 0;
   llvm::DenseMap<Operation *, std::unique_ptr<KernelPipeline>> pipelines;
   std::vector<gpu::DispatchOp> dispatches;
+  /// What recording a dispatch needs from its op and kernel, found once.
+  struct DispatchInfo {
+    const KernelPipeline *pipeline = nullptr;
+    /// Whether the kernel writes each binding.
+    SmallVector<bool, 4> writable;
+    /// The push constants with the dynamic words 0, and for each dynamic
+    /// word its number, value and whether its type is unsigned.
+    SmallVector<char, 32> pushBytes;
+    SmallVector<std::tuple<unsigned, Value, bool>, 4> dynamicPush;
+  };
+  std::vector<DispatchInfo> dispatchInfo;
+  /// Bindings of all dispatches together: a descriptor pool's size.
+  uint32_t numBindings = 0;
+  /// The gpu.allocs with their live ranges (they do not depend on shapes).
+  SmallVector<gpu::AllocLiveness> allocs;
+  /// The values gpu.downloads read: the only views whose shapes a run
+  /// needs.
+  llvm::DenseSet<Value> downloaded;
+  /// The host ops that read argument values (gpu.extract,
+  /// gpu.range_count), whose values are part of a recording's key.
+  SmallVector<Operation *> valueReaders;
+  /// Host op results and memory values (buffers, weights, allocs, views):
+  /// what a recording's maps hold.
+  unsigned numHostValues = 0, numMemoryValues = 0;
 
   /// Device memory kept between runs: one per StateBinding, each an index
   /// into `buffers`, with the bytes the last run that wrote it left.
@@ -205,7 +320,18 @@ private:
   /// Recordings by key (argument shapes, then the argument values the host
   /// ops read).
   std::map<std::vector<int64_t>, std::unique_ptr<Recording>> recordings;
-  Recording *last = nullptr;
+  /// What the last run's recording holds.
+  RecordingStats lastStats;
+  /// Counts uses of recordings, for eviction.
+  uint64_t useClock = 0;
+  /// Descriptor sets by dispatch number, kept across recordings, and the
+  /// pools they come from (freed with the Executable).
+  std::vector<SmallVector<SharedSet, 2>> sharedSets;
+  std::vector<VkDescriptorPool> descriptorPools;
+  uint32_t poolSetsLeft = 0, poolDescriptorsLeft = 0;
+  /// Command buffers of recordings no longer kept, to record into again.
+  std::vector<VkCommandBuffer> freeCommandBuffers;
+  std::optional<InFlight> inFlight;
 
   VkQueryPool queryPool = VK_NULL_HANDLE;
   ExecutableCounters counters;

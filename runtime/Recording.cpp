@@ -94,6 +94,7 @@ static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
 
 LogicalResult Executable::evaluateHostOps(Recording &r,
                                           ArrayRef<HostTensorRef> inputs) {
+  r.values.reserve(numHostValues);
   for (Operation &op : func.front()) {
     if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
       unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
@@ -136,6 +137,18 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
   return success();
 }
 
+/// The bytes a run-time sized tensor of `bytes` is placed in: rounded up to
+/// one of four sizes per power of two (at most a quarter more), so that a
+/// size growing step by step (a decoder's past length) moves the tensors
+/// placed after it only now and then, and the descriptor sets of most
+/// dispatches stay as they were (Executable::SharedSet).
+static uint64_t roundToSizeClass(uint64_t bytes) {
+  if (bytes <= 1024)
+    return llvm::alignTo(bytes, 256);
+  uint64_t granule = uint64_t(1) << (llvm::Log2_64(bytes) - 2);
+  return llvm::alignTo(bytes, granule);
+}
+
 /// The shape of a view type with its `?` dimensions taken from `dims`.
 static SmallVector<int64_t, 4>
 resolveShape(gpu::ViewType type, OperandRange dims,
@@ -151,9 +164,9 @@ resolveShape(gpu::ViewType type, OperandRange dims,
 LogicalResult Executable::placeMemory(Recording &r) {
   Block &block = func.front();
   // The gpu.allocs, sized for these dims and placed by liveness.
-  SmallVector<gpu::AllocLiveness> allocs = gpu::analyzeAllocs(block);
-  SmallVector<uint64_t> sizes, offsets;
-  for (gpu::AllocLiveness &t : allocs) {
+  r.memory.reserve(numMemoryValues);
+  SmallVector<uint64_t> sizes, reserved, offsets;
+  for (gpu::AllocLiveness t : allocs) {
     SmallVector<int64_t, 4> shape =
         resolveShape(t.alloc.getType(), t.alloc.getDynamicDims(), r.values);
     FailureOr<uint64_t> bytes =
@@ -161,11 +174,14 @@ LogicalResult Executable::placeMemory(Recording &r) {
     if (failed(bytes))
       return failure();
     sizes.push_back(*bytes);
+    reserved.push_back(
+        t.alloc.getDynamicDims().empty() ? *bytes : roundToSizeClass(*bytes));
     r.stats.runtimeTensorBytes += *bytes;
-    r.shapes[t.alloc->getResult(0)] = shape;
+    if (downloaded.contains(t.alloc->getResult(0)))
+      r.shapes[t.alloc->getResult(0)] = shape;
   }
   uint64_t arenaBytes = gpu::placeFirstFit(
-      allocs, sizes, device.getTarget().minStorageBufferOffsetAlignment,
+      allocs, reserved, device.getTarget().minStorageBufferOffsetAlignment,
       offsets);
   r.stats.runtimeArenaBytes = arenaBytes;
   if (arenaBytes > device.getInfo().maxMemoryAllocationSize)
@@ -189,8 +205,9 @@ LogicalResult Executable::placeMemory(Recording &r) {
       r.memory[weight->getResult(0)] = {
           base.buffer, base.begin + weight.getOffset(),
           base.begin + weight.getOffset() + size, false};
-      r.shapes[weight->getResult(0)] =
-          SmallVector<int64_t, 4>(weight.getType().getShape());
+      if (downloaded.contains(weight->getResult(0)))
+        r.shapes[weight->getResult(0)] =
+            SmallVector<int64_t, 4>(weight.getType().getShape());
     } else if (auto view = dyn_cast<gpu::ViewOp>(&op)) {
       MemoryAccess base = r.memory.lookup(view.getSource());
       int64_t offset = view.hasStaticOffset()
@@ -211,7 +228,9 @@ LogicalResult Executable::placeMemory(Recording &r) {
                << " bytes of its source at run time";
       r.memory[view->getResult(0)] = {base.buffer, base.begin + offset,
                                       base.begin + offset + *size, false};
-      r.shapes[view->getResult(0)] = shape;
+      // Only the results' shapes are read back.
+      if (downloaded.contains(view->getResult(0)))
+        r.shapes[view->getResult(0)] = shape;
     } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
       MemoryAccess from = r.memory.lookup(copy.getSource());
       MemoryAccess to = r.memory.lookup(copy.getTarget());
@@ -228,6 +247,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
     total = slot.offset + size;
     return slot;
   };
+  SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
   for (Operation &op : block) {
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
@@ -241,8 +261,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
       auto state = r.resultStates.find(result);
       if (state != r.resultStates.end()) {
         // Kept on the device: its state must hold this run's bytes.
-        if (failed(ensureStateSize(state->second, bytes)))
-          return failure();
+        stateSizes.push_back({state->second, bytes});
         continue;
       }
       auto last = r.lastElements.find(result);
@@ -262,13 +281,14 @@ LogicalResult Executable::placeMemory(Recording &r) {
       r.outputSlots[download] = addSlot(r.outputBytes, bytes);
     }
   }
-  if (failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
+  if (failed(ensureStateSizes(stateSizes)) ||
+      failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
       failed(ensureSize(outputStaging, r.outputBytes, MemoryKind::Readback)))
     return failure();
   return success();
 }
 
-std::vector<int64_t> getRecordingKey(FuncOp func,
+std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
                                      ArrayRef<HostTensorRef> inputs,
                                      const RunOptions &options) {
   std::vector<int64_t> key;
@@ -276,13 +296,13 @@ std::vector<int64_t> getRecordingKey(FuncOp func,
     key.push_back(input.type.getRank());
     llvm::append_range(key, input.type.getShape());
   }
-  for (Operation &op : func.front()) {
-    if (auto extract = dyn_cast<gpu::ExtractOp>(&op))
+  for (Operation *op : readers) {
+    if (auto extract = dyn_cast<gpu::ExtractOp>(op))
       key.push_back(readInteger(
           inputs[cast<BlockArgument>(extract.getTensor()).getArgNumber()],
           extract.getIndex()));
     // A count that fails is reported when the host ops run.
-    if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
+    if (auto count = dyn_cast<gpu::RangeCountOp>(op)) {
       std::string error;
       key.push_back(evaluateRangeCount(count, inputs, error).value_or(-1));
     }

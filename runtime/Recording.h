@@ -19,6 +19,8 @@ struct Slot {
 struct Executable::Recording {
   /// Values of the host ops.
   llvm::DenseMap<Value, int64_t> values;
+  /// Whether each dispatch (in order) runs: its grid is not empty.
+  std::vector<bool> dispatched;
   /// Where each view (and weight) is, and its shape, for these dims.
   llvm::DenseMap<Value, MemoryAccess> memory;
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> shapes;
@@ -33,28 +35,20 @@ struct Executable::Recording {
   llvm::DenseMap<unsigned, uint64_t> lastElements;
   /// The result number of each gpu.download.
   llvm::DenseMap<Operation *, unsigned> resultNumbers;
-  /// One set per dispatch; null for a dispatch of an empty grid.
+  /// One set per dispatch; null for a dispatch of an empty grid. Each is
+  /// shared (Executable::SharedSet): `sharedSet` is its index among its
+  /// dispatch's, -1 for none.
   std::vector<VkDescriptorSet> descriptorSets;
-  VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+  std::vector<int> sharedSet;
   VkCommandBuffer commands = VK_NULL_HANDLE;
   RecordingStats stats;
-  const Device *device = nullptr;
-
-  ~Recording() {
-    if (!device)
-      return;
-    const VulkanApi &api = device->getApi();
-    if (commands)
-      api.vkFreeCommandBuffers(device->getHandle(), device->getCommandPool(), 1,
-                               &commands);
-    if (descriptorPool)
-      api.vkDestroyDescriptorPool(device->getHandle(), descriptorPool, nullptr);
-  }
+  /// When a run or prepare() last asked for it.
+  uint64_t lastUse = 0;
 };
 
 /// The key of a run: argument shapes, then the argument values host ops
-/// read, then where arguments and results come from and go (`options`).
-std::vector<int64_t> getRecordingKey(FuncOp func,
+/// read (gpu.extract, gpu.range_count), then where arguments and results come from and go (`options`).
+std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
                                      ArrayRef<HostTensorRef> inputs,
                                      const RunOptions &options);
 

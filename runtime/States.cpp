@@ -12,6 +12,10 @@
 
 #include "ir/Diagnostics.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
+#include <chrono>
+
 namespace onyx::runtime {
 
 /// Element types and ranks must agree for a result to feed an argument.
@@ -54,42 +58,72 @@ LogicalResult Executable::setStateBindings(ArrayRef<StateBinding> bindings) {
     state.buffer = buffers.size();
     buffers.emplace_back();
     states.push_back(state);
-    if (failed(ensureStateSize(states.size() - 1, 1)))
+    if (failed(ensureStateSizes({{unsigned(states.size() - 1), 1}})))
       return failure();
   }
   return success();
 }
 
-LogicalResult Executable::ensureStateSize(unsigned index, uint64_t size) {
-  State &state = states[index];
-  std::unique_ptr<Buffer> &buffer = buffers[state.buffer];
-  if (buffer && buffer->getSize() >= size)
+LogicalResult
+Executable::ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes) {
+  SmallVector<std::pair<unsigned, uint64_t>> growing;
+  for (auto [index, size] : sizes) {
+    const std::unique_ptr<Buffer> &buffer = buffers[states[index].buffer];
+    if (!buffer || buffer->getSize() < size)
+      growing.push_back({index, size});
+  }
+  if (growing.empty())
     return success();
-  // Grow by at least half, as the arena does, so that a cache growing by
-  // one position per step reallocates rarely.
-  if (buffer)
-    size = std::max(size, buffer->getSize() + buffer->getSize() / 2);
+  auto start = std::chrono::steady_clock::now();
+  auto timed = llvm::make_scope_exit([&] {
+    ++counters.bufferGrowths;
+    counters.growMicroseconds += std::chrono::duration<double, std::micro>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count();
+  });
+  // A run in flight may use the buffers, and sets the bytes they hold.
+  settle();
   Location loc = func.getLoc();
-  FailureOr<std::unique_ptr<Buffer>> created =
-      device.createBuffer(size, MemoryKind::Device, loc);
-  if (failed(created))
-    return failure();
-  // What the state holds moves to the new buffer.
-  if (buffer && state.bytes) {
+  SmallVector<std::unique_ptr<Buffer>> created;
+  for (auto [index, size] : growing) {
+    const std::unique_ptr<Buffer> &buffer = buffers[states[index].buffer];
+    // Grow by at least half, as the arena does, so that a cache growing by
+    // one position per step reallocates rarely.
+    if (buffer)
+      size = std::max(size, buffer->getSize() + buffer->getSize() / 2);
+    FailureOr<std::unique_ptr<Buffer>> grown =
+        device.createBuffer(size, MemoryKind::Device, loc);
+    if (failed(grown))
+      return failure();
+    created.push_back(std::move(*grown));
+  }
+  // What the states hold moves to the new buffers, in one submission (a
+  // decoder's states all grow at the same step).
+  bool copies = llvm::any_of(growing, [&](auto entry) {
+    return buffers[states[entry.first].buffer] && states[entry.first].bytes;
+  });
+  if (copies) {
     const VulkanApi &api = device.getApi();
-    // Every run starts with a barrier that orders this copy before it.
+    // Every run starts with a barrier that orders these copies before it.
     if (failed(device.runOnce(
             [&](VkCommandBuffer commands) {
-              VkBufferCopy region{0, 0, state.bytes};
-              api.vkCmdCopyBuffer(commands, buffer->getHandle(),
-                                  (*created)->getHandle(), 1, &region);
+              for (auto [entry, to] : llvm::zip(growing, created)) {
+                const State &state = states[entry.first];
+                if (!buffers[state.buffer] || !state.bytes)
+                  continue;
+                VkBufferCopy region{0, 0, state.bytes};
+                api.vkCmdCopyBuffer(commands,
+                                    buffers[state.buffer]->getHandle(),
+                                    to->getHandle(), 1, &region);
+              }
             },
             loc)))
       return failure();
   }
-  // Recordings name the old buffer.
+  // Recordings name the old buffers.
   dropRecordings();
-  buffer = std::move(*created);
+  for (auto [entry, to] : llvm::zip(growing, created))
+    buffers[states[entry.first].buffer] = std::move(to);
   return success();
 }
 

@@ -55,14 +55,20 @@ uint64_t placeFirstFit(ArrayRef<AllocLiveness> allocs, ArrayRef<uint64_t> sizes,
                ? allocs[a].first < allocs[b].first
                : aligned[a] > aligned[b];
   });
-  SmallVector<unsigned> placed;
+  // Tensors placed and still live at the current start: one that ends
+  // before a start ends before every later one, so it leaves for good
+  // (linear in the tensors times those live at once, not quadratic).
+  SmallVector<unsigned> live;
+  SmallVector<std::pair<uint64_t, uint64_t>> taken;
   uint64_t arenaSize = 0;
   for (unsigned t : byStart) {
+    llvm::erase_if(live, [&](unsigned other) {
+      return allocs[other].last < allocs[t].first;
+    });
     // Ranges taken by tensors live at the same time, by offset.
-    SmallVector<std::pair<uint64_t, uint64_t>> taken;
-    for (unsigned other : placed)
-      if (allocs[other].first <= allocs[t].last &&
-          allocs[t].first <= allocs[other].last)
+    taken.clear();
+    for (unsigned other : live)
+      if (allocs[t].first <= allocs[other].last)
         taken.push_back({offsets[other], offsets[other] + aligned[other]});
     llvm::sort(taken);
     uint64_t offset = 0;
@@ -73,7 +79,7 @@ uint64_t placeFirstFit(ArrayRef<AllocLiveness> allocs, ArrayRef<uint64_t> sizes,
     }
     offsets[t] = offset;
     arenaSize = std::max(arenaSize, offset + aligned[t]);
-    placed.push_back(t);
+    live.push_back(t);
   }
   return arenaSize;
 }

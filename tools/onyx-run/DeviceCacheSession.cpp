@@ -29,39 +29,26 @@ DeviceCacheSession::create(DecoderInterface interface, runtime::Executable &exe,
       new DeviceCacheSession(std::move(interface), exe, std::move(report)));
 }
 
-FailureOr<SmallVector<float>>
-DeviceCacheSession::forward(ArrayRef<int64_t> ids) {
-  auto seq = int64_t(ids.size());
-  int64_t total = pastLength + seq;
+std::vector<runtime::HostTensorRef>
+DeviceCacheSession::makeStep(int64_t seq, runtime::RunOptions &options,
+                             ArrayRef<runtime::HostTensor> tokens) const {
   FuncOp func = exe.getFunction();
-  Context *ctx = func->getContext();
-
-  // The token inputs go through the host; the cache is shape only.
-  SmallVector<Tensor> tokens;
-  SmallVector<unsigned> tokenInputs;
-  auto addToken = [&](unsigned input, Tensor tensor) {
-    tokenInputs.push_back(input);
-    tokens.push_back(std::move(tensor));
-  };
-  addToken(interface.inputIds,
-           Tensor::fromInts(interface.idType, {1, seq}, ids));
-  addToken(interface.attentionMask,
-           Tensor::fromInts(interface.maskType, {1, total},
-                            SmallVector<int64_t>(total, 1)));
-  if (interface.positionIds) {
-    SmallVector<int64_t> positions(seq);
-    std::iota(positions.begin(), positions.end(), pastLength);
-    addToken(*interface.positionIds,
-             Tensor::fromInts(interface.positionType, {1, seq}, positions));
-  }
-  std::vector<runtime::HostTensor> hostTokens;
-  for (const Tensor &token : tokens)
-    hostTokens.push_back(toHostTensor(token, token.getType(ctx)));
-
+  int64_t total = pastLength + seq;
   std::vector<runtime::HostTensorRef> inputs(interface.numInputs);
-  for (auto [input, host] : llvm::zip(tokenInputs, hostTokens))
-    inputs[input] = {host.type, host.data};
-  runtime::RunOptions options;
+  auto setToken = [&](unsigned input, unsigned number, int64_t size) {
+    if (number < tokens.size()) {
+      inputs[input] = {tokens[number].type, tokens[number].data};
+      return;
+    }
+    // Shape only: the data comes when the step runs.
+    auto argType = cast<RankedTensorType>(func.getArgument(input).getType());
+    inputs[input] = {RankedTensorType::get({1, size}, argType.getElementType()),
+                     {}};
+  };
+  setToken(interface.inputIds, 0, seq);
+  setToken(interface.attentionMask, 1, total);
+  if (interface.positionIds)
+    setToken(*interface.positionIds, 2, seq);
   for (const DecoderInterface::CacheEntry &entry : interface.cache) {
     auto argType =
         cast<RankedTensorType>(func.getArgument(entry.input).getType());
@@ -78,9 +65,52 @@ DeviceCacheSession::forward(ArrayRef<int64_t> ids) {
   // known; otherwise all of them, and the last row is taken here.
   if (interface.vocabSize)
     options.lastElements.push_back({interface.logits, *interface.vocabSize});
+  return inputs;
+}
 
-  FailureOr<std::vector<runtime::HostTensor>> outputs =
-      exe.runViews(inputs, options);
+FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
+                                                          unsigned nextTokens) {
+  auto seq = int64_t(ids.size());
+  int64_t total = pastLength + seq;
+  FuncOp func = exe.getFunction();
+  Context *ctx = func->getContext();
+
+  // The token inputs go through the host, in the order makeStep takes
+  // them; the cache is shape only.
+  SmallVector<Tensor> tokens;
+  tokens.push_back(Tensor::fromInts(interface.idType, {1, seq}, ids));
+  tokens.push_back(Tensor::fromInts(interface.maskType, {1, total},
+                                    SmallVector<int64_t>(total, 1)));
+  if (interface.positionIds) {
+    SmallVector<int64_t> positions(seq);
+    std::iota(positions.begin(), positions.end(), pastLength);
+    tokens.push_back(
+        Tensor::fromInts(interface.positionType, {1, seq}, positions));
+  }
+  std::vector<runtime::HostTensor> hostTokens;
+  for (const Tensor &token : tokens)
+    hostTokens.push_back(toHostTensor(token, token.getType(ctx)));
+  runtime::RunOptions options;
+  std::vector<runtime::HostTensorRef> inputs =
+      makeStep(seq, options, hostTokens);
+
+  if (failed(exe.launch(inputs, options)))
+    return failure();
+  if (nextTokens) {
+    // The next step's shapes are known before its tokens: record it while
+    // the device runs this one.
+    int64_t past = pastLength;
+    pastLength = total;
+    runtime::RunOptions nextOptions;
+    std::vector<runtime::HostTensorRef> next =
+        makeStep(nextTokens, nextOptions, {});
+    pastLength = past;
+    if (failed(exe.prepare(next, nextOptions))) {
+      (void)exe.finish();
+      return failure();
+    }
+  }
+  FailureOr<std::vector<runtime::HostTensor>> outputs = exe.finish();
   if (failed(outputs))
     return failure();
 

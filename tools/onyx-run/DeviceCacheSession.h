@@ -7,7 +7,9 @@
 // pipeline. The key/value cache never goes through the host: each present
 // output is kept in a runtime state (Executable.h) that the next step's past
 // input reads, device to device, and only the last position's logits are
-// read back.
+// read back. While the device runs a decode step, the host records the
+// next one (its shapes are known before its token), so that the token's
+// critical path is the input copy, the submission and the wait.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -27,13 +29,20 @@ public:
   create(DecoderInterface interface, runtime::Executable &exe,
          ErrorFunction report);
 
-  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids) override;
+  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,
+                                        unsigned nextTokens) override;
   int64_t getPastLength() const override { return pastLength; }
 
 private:
   DeviceCacheSession(DecoderInterface interface, runtime::Executable &exe,
                      ErrorFunction report)
       : interface(std::move(interface)), exe(exe), report(std::move(report)) {}
+  /// The inputs and options of a step of `seq` new tokens at the current
+  /// past length: the token inputs (ids, mask, positions, in that order)
+  /// from `tokens`, or shapes only where `tokens` has none.
+  std::vector<runtime::HostTensorRef>
+  makeStep(int64_t seq, runtime::RunOptions &options,
+           ArrayRef<runtime::HostTensor> tokens) const;
 
   DecoderInterface interface;
   runtime::Executable &exe;

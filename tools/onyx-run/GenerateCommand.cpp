@@ -176,6 +176,34 @@ compileDecoder(const Options &options, const VulkanBackend &vulkan,
   return compiled;
 }
 
+/// Where recording time went, and how much of it the device hid.
+static void printRecordingProfile(const runtime::Executable &exe) {
+  const runtime::ExecutableCounters &c = exe.getCounters();
+  if (!c.recordings)
+    return;
+  unsigned critical = c.recordings - c.recordingsAhead;
+  auto each = [](double us, unsigned n) { return n ? us / n : 0.0; };
+  llvm::outs() << fmt::format(
+      "recordings: {} ahead of their step, while the device ran the step "
+      "before ({:.1f} us each); {} on the critical path ({:.1f} us each); {} "
+      "kept, {} evicted\n",
+      c.recordingsAhead, each(c.aheadMicroseconds, c.recordingsAhead), critical,
+      each(c.recordMicroseconds - c.aheadMicroseconds, critical),
+      exe.getNumRecordings(), c.recordingsEvicted);
+  llvm::outs() << fmt::format(
+      "per recording: host ops {:.1f} us, placement {:.1f} us, descriptor "
+      "sets {:.1f} us ({} written, {} reused in all), commands {:.1f} us "
+      "(barrier placement {:.1f} us); {:.2f} us per dispatch; buffers grown "
+      "{} times ({:.1f} us each, waits for the device included)\n",
+      each(c.hostOpsMicroseconds, c.recordings),
+      each(c.placeMicroseconds, c.recordings),
+      each(c.descriptorMicroseconds, c.recordings), c.descriptorSetsWritten,
+      c.descriptorSetsReused, each(c.commandMicroseconds, c.recordings),
+      each(c.hazardMicroseconds, c.recordings),
+      each(c.recordMicroseconds - c.growMicroseconds, c.recordedDispatches),
+      c.bufferGrowths, each(c.growMicroseconds, c.bufferGrowths));
+}
+
 static void printTimes(const GenerationResult &result, size_t promptLength) {
   llvm::outs() << fmt::format("prefill: {} tokens in {:.3f} ms\n", promptLength,
                               result.prefillMs);
@@ -276,6 +304,7 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       llvm::outs() << "last step by kernel: "
                    << countDispatchesByKernel(compiled->exe->getProfile())
                    << '\n';
+      printRecordingProfile(*compiled->exe);
     }
     return success();
   }

@@ -198,7 +198,8 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
-FailureOr<SmallVector<float>> HostCacheSession::forward(ArrayRef<int64_t> ids) {
+FailureOr<SmallVector<float>> HostCacheSession::forward(ArrayRef<int64_t> ids,
+                                                        unsigned) {
   auto seq = int64_t(ids.size());
   int64_t total = pastLength + seq;
   SmallVector<Tensor> inputs(interface.numInputs);
@@ -341,7 +342,14 @@ onyx::run::generate(DecoderSession &session, ArrayRef<int64_t> prompt,
     return result;
 
   auto start = std::chrono::steady_clock::now();
-  FailureOr<SmallVector<float>> logits = session.forward(prompt);
+  // The cache holds the prompt once the prefill ran: a decode step follows
+  // if one more token fits.
+  bool prefillFollowed =
+      options.newTokens > 1 &&
+      !(options.maxSeq &&
+        session.getPastLength() + int64_t(prompt.size()) + 1 > options.maxSeq);
+  FailureOr<SmallVector<float>> logits =
+      session.forward(prompt, prefillFollowed ? 1 : 0);
   if (failed(logits))
     return failure();
   int64_t token = sampler.sample(*logits);
@@ -356,7 +364,11 @@ onyx::run::generate(DecoderSession &session, ArrayRef<int64_t> prompt,
       break;
     }
     start = std::chrono::steady_clock::now();
-    logits = session.forward(token);
+    // After this step the cache holds one more position.
+    bool followed =
+        result.ids.size() + 1 < options.newTokens &&
+        !(options.maxSeq && session.getPastLength() + 2 > options.maxSeq);
+    logits = session.forward(token, followed ? 1 : 0);
     if (failed(logits))
       return failure();
     token = sampler.sample(*logits);

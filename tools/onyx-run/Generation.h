@@ -77,8 +77,11 @@ public:
   virtual ~DecoderSession();
   /// Runs `ids` at positions getPastLength() ... + ids.size() - 1, adds their
   /// keys and values to the cache and returns the logits of the last one.
-  /// Errors are reported before failing.
-  virtual FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids) = 0;
+  /// `nextTokens` is how many tokens the next call will feed (0: none
+  /// follows), so that a session may prepare that step while this one
+  /// runs. Errors are reported before failing.
+  virtual FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,
+                                                unsigned nextTokens) = 0;
   /// How many positions the cache holds.
   virtual int64_t getPastLength() const = 0;
 };
@@ -89,7 +92,8 @@ public:
   /// `report` tells of outputs that do not fit the interface.
   HostCacheSession(DecoderInterface interface, StepFunction step,
                    ErrorFunction report);
-  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids) override;
+  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,
+                                        unsigned nextTokens) override;
   int64_t getPastLength() const override { return pastLength; }
 
 private:

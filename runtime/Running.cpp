@@ -1,0 +1,205 @@
+//===- Running.cpp - Launching a run, waiting for it, preparing ahead -----===//
+//
+// A run copies its inputs into staging memory and submits its recording
+// (launch), then waits and copies the outputs out (finish). Between the two
+// the host may make the recording of a later run (prepare); anything that
+// must change a buffer the run in flight uses waits for it first (settle).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Recording.h"
+
+#include "ir/Diagnostics.h"
+
+#include <cstring>
+
+namespace onyx::runtime {
+
+FailureOr<std::vector<HostTensor>>
+Executable::run(ArrayRef<HostTensor> inputs) {
+  std::vector<HostTensorRef> refs;
+  for (const HostTensor &input : inputs)
+    refs.push_back({input.type, input.data});
+  return runViews(refs);
+}
+
+LogicalResult Executable::checkInputs(ArrayRef<HostTensorRef> inputs,
+                                      const RunOptions &options,
+                                      bool shapesOnly) {
+  Location loc = func.getLoc();
+  ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
+  if (inputs.size() != argTypes.size())
+    return emitError(loc) << "@" << func.getSymName() << " takes "
+                          << unsigned(argTypes.size()) << " inputs, got "
+                          << unsigned(inputs.size());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto expected = cast<RankedTensorType>(argTypes[i]);
+    bool matches = input.type.getElementType() == expected.getElementType() &&
+                   input.type.getRank() == expected.getRank() &&
+                   input.type.hasStaticShape();
+    for (unsigned d = 0; matches && d < expected.getRank(); ++d)
+      matches = ShapedType::isDynamic(expected.getShape()[d]) ||
+                expected.getShape()[d] == input.type.getShape()[d];
+    if (!matches)
+      return emitError(loc)
+             << "input #" << unsigned(i) << " of @" << func.getSymName()
+             << " must be " << Type(expected) << ", got " << Type(input.type);
+    uint64_t bytes = input.type.getNumElements() *
+                     getElementByteSize(expected.getElementType());
+    if (llvm::is_contained(options.argumentsFromState, unsigned(i))) {
+      // Read from device memory: checked against the state at launch.
+      if (!input.data.empty())
+        return emitError(loc) << "input #" << unsigned(i)
+                              << " comes from a state and takes no data";
+      continue;
+    }
+    if (shapesOnly && input.data.empty())
+      continue;
+    if (input.data.size() != bytes)
+      return emitError(loc) << "input #" << unsigned(i) << " holds "
+                            << uint64_t(input.data.size())
+                            << " bytes; its type needs " << bytes;
+  }
+  // Checked before the key, which reads the values host ops read.
+  for (Operation *op : valueReaders) {
+    for (Value operand : op->getOperands()) {
+      unsigned arg = cast<BlockArgument>(operand).getArgNumber();
+      if (llvm::is_contained(options.argumentsFromState, arg))
+        return op->emitOpError()
+               << "reads the values of an argument that comes from a state";
+      if (inputs[arg].data.empty() && inputs[arg].type.getNumElements())
+        return op->emitOpError()
+               << "reads the values of input #" << arg
+               << ", which a recording made ahead of its run must be given";
+    }
+  }
+  return success();
+}
+
+LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
+                                 const RunOptions &options) {
+  Location loc = func.getLoc();
+  if (inFlight)
+    return emitError(loc) << "a run of @" << func.getSymName()
+                          << " is in flight; finish it before the next";
+  if (failed(checkInputs(inputs, options, /*shapesOnly=*/false)))
+    return failure();
+  FailureOr<Recording *> found = getRecording(inputs, options);
+  if (failed(found))
+    return failure();
+  Recording &r = **found;
+  lastStats = r.stats;
+  for (auto [arg, index] : r.argumentStates) {
+    const State &state = states[index];
+    uint64_t bytes = inputs[arg].type.getNumElements() *
+                     getElementByteSize(inputs[arg].type.getElementType());
+    if (bytes != state.bytes)
+      return emitError(loc)
+             << "input #" << arg << " comes from the state of result #"
+             << state.binding.result << ", which holds " << state.bytes
+             << " bytes; its type " << Type(inputs[arg].type) << " needs "
+             << bytes;
+  }
+  // Empty tensors have no bytes (and maybe no data pointer) to copy.
+  for (auto &[arg, slot] : r.inputSlots)
+    if (slot.size)
+      std::memcpy(inputStaging->getMapped() + slot.offset,
+                  inputs[arg].data.data(), slot.size);
+
+  if (failed(device.submit(r.commands, loc)))
+    return failure();
+  inFlight.emplace();
+  inFlight->recording = &r;
+  return success();
+}
+
+void Executable::settle() {
+  if (!inFlight || inFlight->settled)
+    return;
+  inFlight->settled = true;
+  Recording &r = *inFlight->recording;
+  inFlight->recording = nullptr;
+  if (failed(device.wait(func.getLoc()))) {
+    inFlight->status = failure();
+    return;
+  }
+  std::vector<HostTensor> &outputs = inFlight->outputs;
+  Operation *ret = func.front().getTerminator();
+  for (auto [number, result] : llvm::enumerate(ret->getOperands())) {
+    auto download = result.getDefiningOp<gpu::DownloadOp>();
+    auto type = cast<RankedTensorType>(result.getType());
+    type = RankedTensorType::get(r.shapes.lookup(download.getSource()),
+                                 type.getElementType());
+    auto state = r.resultStates.find(number);
+    if (state != r.resultStates.end()) {
+      MemoryAccess from = r.memory.lookup(download.getSource());
+      states[state->second].bytes = from.end - from.begin;
+      outputs.push_back({type, {}});
+      continue;
+    }
+    Slot slot = r.outputSlots.lookup(download);
+    auto last = r.lastElements.find(number);
+    if (last != r.lastElements.end())
+      type =
+          RankedTensorType::get({int64_t(last->second)}, type.getElementType());
+    const char *data = outputStaging->getMapped() + slot.offset;
+    outputs.push_back({type, std::vector<char>(data, data + slot.size)});
+  }
+  if (queryPool && failed(readProfile(r)))
+    inFlight->status = failure();
+}
+
+FailureOr<std::vector<HostTensor>> Executable::finish() {
+  if (!inFlight)
+    return emitError(func.getLoc())
+           << "no run of @" << func.getSymName() << " to finish";
+  settle();
+  InFlight done = std::move(*inFlight);
+  inFlight.reset();
+  if (failed(done.status))
+    return failure();
+  return std::move(done.outputs);
+}
+
+LogicalResult Executable::prepare(ArrayRef<HostTensorRef> inputs,
+                                  const RunOptions &options) {
+  if (failed(checkInputs(inputs, options, /*shapesOnly=*/true)))
+    return failure();
+  if (failed(getRecording(inputs, options, /*ahead=*/true)))
+    return failure();
+  return success();
+}
+
+FailureOr<std::vector<HostTensor>>
+Executable::runViews(ArrayRef<HostTensorRef> inputs,
+                     const RunOptions &options) {
+  if (failed(launch(inputs, options)))
+    return failure();
+  return finish();
+}
+
+LogicalResult Executable::readProfile(const Recording &r) {
+  std::vector<uint64_t> ticks(2 * dispatches.size());
+  if (failed(checkVk(device.getApi().vkGetQueryPoolResults(
+                         device.getHandle(), queryPool, 0, ticks.size(),
+                         ticks.size() * sizeof(uint64_t), ticks.data(),
+                         sizeof(uint64_t),
+                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                     "vkGetQueryPoolResults", func.getLoc())))
+    return failure();
+  uint32_t bits = device.getInfo().timestampValidBits;
+  uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  profile.clear();
+  for (auto [i, dispatch] : llvm::enumerate(dispatches)) {
+    uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
+    profile.push_back(
+        {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0,
+         i < r.dispatched.size() && r.dispatched[i]});
+  }
+  profileSpan = 0;
+  if (!dispatches.empty())
+    profileSpan = ((ticks.back() - ticks.front()) & mask) *
+                  device.getInfo().timestampPeriodNs / 1000.0;
+  return success();
+}
+
+} // namespace onyx::runtime
