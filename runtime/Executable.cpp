@@ -287,10 +287,8 @@ LogicalResult Executable::createPipelines() {
       valueReaders.push_back(&op);
     if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
       ++numMemoryValues;
-    else if (isa<gpu::DimOp, gpu::ExtractOp, gpu::ConstantOp, gpu::HostArithOp,
-                 gpu::SelectOp>(&op))
-      ++numHostValues;
   }
+  buildHostProgram();
   return success();
 }
 
@@ -300,9 +298,8 @@ LogicalResult Executable::createPipelines() {
 
 /// The counts of a dispatch's grid for a recording; 0 in any dimension
 /// means the dispatch does nothing.
-static FailureOr<std::array<uint64_t, 3>>
-getGrid(gpu::DispatchOp dispatch,
-        const llvm::DenseMap<Value, int64_t> &values) {
+static FailureOr<std::array<uint64_t, 3>> getGrid(gpu::DispatchOp dispatch,
+                                                  const HostValues &values) {
   std::array<uint64_t, 3> grid;
   OperandRange dynamic = dispatch.getDynamicWorkgroupCounts();
   unsigned next = 0;

@@ -229,6 +229,8 @@ private:
   LogicalResult createBuffers();
   LogicalResult uploadWeights();
   LogicalResult createPipelines();
+  /// Numbers the host ops' values and lists them as a HostProgram.
+  void buildHostProgram();
   LogicalResult createProfiler(bool profile);
   /// Checks `inputs` against the function's arguments; data may be left out
   /// where a state gives it or, with `shapesOnly`, where no host op reads it.
@@ -301,9 +303,20 @@ private:
   /// The host ops that read argument values (gpu.extract,
   /// gpu.range_count), whose values are part of a recording's key.
   SmallVector<Operation *> valueReaders;
-  /// Host op results and memory values (buffers, weights, allocs, views):
-  /// what a recording's maps hold.
-  unsigned numHostValues = 0, numMemoryValues = 0;
+  /// Memory values (buffers, weights, allocs, views): what a recording's
+  /// map holds.
+  unsigned numMemoryValues = 0;
+  /// The host ops as a flat program over numbered value slots, so that a
+  /// recording evaluates them without hashing: each op's result slot and
+  /// operand slots, and the constants' values filled in once.
+  struct HostStep {
+    Operation *op;
+    unsigned result;
+    SmallVector<unsigned, 3> operands;
+  };
+  llvm::DenseMap<Value, unsigned> hostSlots;
+  std::vector<HostStep> hostProgram;
+  std::vector<int64_t> hostConstants;
 
   /// Device memory kept between runs: one per StateBinding, each an index
   /// into `buffers`, with the bytes the last run that wrote it left.

@@ -92,44 +92,72 @@ static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
   return count;
 }
 
+void Executable::buildHostProgram() {
+  auto slotOf = [&](Value value) {
+    auto [it, inserted] = hostSlots.try_emplace(value, hostConstants.size());
+    if (inserted)
+      hostConstants.push_back(0);
+    return it->second;
+  };
+  for (Operation &op : func.front()) {
+    if (auto constant = dyn_cast<gpu::ConstantOp>(&op)) {
+      unsigned slot = slotOf(constant->getResult(0));
+      hostConstants[slot] = constant.getValue();
+      continue;
+    }
+    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::HostArithOp,
+             gpu::SelectOp, gpu::AssertOp>(&op))
+      continue;
+    HostStep step{&op, 0, {}};
+    // Dims, extracts and range counts read block arguments, which have no
+    // slot; an
+    // assert's operands are its condition, then the values its message
+    // shows.
+    for (Value operand : op.getOperands())
+      if (!isa<BlockArgument>(operand))
+        step.operands.push_back(slotOf(operand));
+    if (op.getNumResults())
+      step.result = slotOf(op.getResult(0));
+    hostProgram.push_back(std::move(step));
+  }
+}
+
 LogicalResult Executable::evaluateHostOps(Recording &r,
                                           ArrayRef<HostTensorRef> inputs) {
-  r.values.reserve(numHostValues);
-  for (Operation &op : func.front()) {
+  r.values.slots = &hostSlots;
+  std::vector<int64_t> &v = r.values.data;
+  v = hostConstants;
+  for (const HostStep &step : hostProgram) {
+    Operation &op = *step.op;
     if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
       unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
-      r.values[dim->getResult(0)] = inputs[arg].type.getShape()[dim.getIndex()];
+      v[step.result] = inputs[arg].type.getShape()[dim.getIndex()];
     } else if (auto extract = dyn_cast<gpu::ExtractOp>(&op)) {
       unsigned arg = cast<BlockArgument>(extract.getTensor()).getArgNumber();
-      r.values[extract->getResult(0)] =
-          readInteger(inputs[arg], extract.getIndex());
-    } else if (auto constant = dyn_cast<gpu::ConstantOp>(&op)) {
-      r.values[constant->getResult(0)] = constant.getValue();
+      v[step.result] = readInteger(inputs[arg], extract.getIndex());
     } else if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
       std::string error;
       std::optional<int64_t> value = evaluateRangeCount(count, inputs, error);
       // The location is the onnx node's.
       if (!value)
         return emitError(op.getLoc()) << error;
-      r.values[op.getResult(0)] = *value;
+      v[step.result] = *value;
     } else if (auto arith = dyn_cast<gpu::HostArithOp>(&op)) {
       std::string error;
-      int64_t lhs = r.values.lookup(op.getOperand(0));
-      int64_t rhs = r.values.lookup(op.getOperand(1));
+      int64_t lhs = v[step.operands[0]], rhs = v[step.operands[1]];
       FailureOr<int64_t> result = arith.evaluate(lhs, rhs, error);
       if (failed(result))
         return op.emitOpError()
                << "of " << lhs << " and " << rhs << " " << error;
-      r.values[op.getResult(0)] = *result;
-    } else if (auto select = dyn_cast<gpu::SelectOp>(&op)) {
-      r.values[op.getResult(0)] = r.values.lookup(
-          op.getOperand(r.values.lookup(op.getOperand(0)) ? 1 : 2));
+      v[step.result] = *result;
+    } else if (isa<gpu::SelectOp>(&op)) {
+      v[step.result] = v[step.operands[v[step.operands[0]] ? 1 : 2]];
     } else if (auto check = dyn_cast<gpu::AssertOp>(&op)) {
-      if (r.values.lookup(check.getCondition()))
+      if (v[step.operands[0]])
         continue;
       SmallVector<int64_t> values;
-      for (Value v : check.getValues())
-        values.push_back(r.values.lookup(v));
+      for (unsigned slot : ArrayRef<unsigned>(step.operands).drop_front())
+        values.push_back(v[slot]);
       // The message names the op it checks for (the onnx node).
       return emitError(op.getLoc()) << check.formatMessage(values);
     }
@@ -151,8 +179,7 @@ static uint64_t roundToSizeClass(uint64_t bytes) {
 
 /// The shape of a view type with its `?` dimensions taken from `dims`.
 static SmallVector<int64_t, 4>
-resolveShape(gpu::ViewType type, OperandRange dims,
-             const llvm::DenseMap<Value, int64_t> &values) {
+resolveShape(gpu::ViewType type, OperandRange dims, const HostValues &values) {
   SmallVector<int64_t, 4> shape(type.getShape());
   unsigned next = 0;
   for (int64_t &dim : shape)

@@ -16,9 +16,22 @@ struct Slot {
   uint64_t offset = 0, size = 0;
 };
 
+/// The values of a function's host ops for one recording, in the slots the
+/// Executable numbered them with at load (HostProgram).
+struct HostValues {
+  const llvm::DenseMap<Value, unsigned> *slots = nullptr;
+  std::vector<int64_t> data;
+
+  /// 0 for a value that no host op defines.
+  int64_t lookup(Value value) const {
+    auto found = slots->find(value);
+    return found == slots->end() ? 0 : data[found->second];
+  }
+};
+
 struct Executable::Recording {
   /// Values of the host ops.
-  llvm::DenseMap<Value, int64_t> values;
+  HostValues values;
   /// Whether each dispatch (in order) runs: its grid is not empty.
   std::vector<bool> dispatched;
   /// Where each view (and weight) is, and its shape, for these dims.
@@ -47,7 +60,8 @@ struct Executable::Recording {
 };
 
 /// The key of a run: argument shapes, then the argument values host ops
-/// read (gpu.extract, gpu.range_count), then where arguments and results come from and go (`options`).
+/// read (gpu.extract, gpu.range_count), then where arguments and results come
+/// from and go (`options`).
 std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
                                      ArrayRef<HostTensorRef> inputs,
                                      const RunOptions &options);
