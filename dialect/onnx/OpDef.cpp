@@ -26,6 +26,8 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendPoolOps(result);
     appendNormalizationOps(result);
     appendRotaryOps(result);
+    appendContribNormalizationOps(result);
+    appendGroupQueryAttentionOps(result);
     appendAttentionOps(result);
     appendSoftmaxOps(result);
     appendReductionOps(result);

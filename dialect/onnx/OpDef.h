@@ -185,6 +185,8 @@ void appendConvTransposeOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);
 void appendNormalizationOps(std::vector<const OpDef *> &defs);
 void appendRotaryOps(std::vector<const OpDef *> &defs);
+void appendContribNormalizationOps(std::vector<const OpDef *> &defs);
+void appendGroupQueryAttentionOps(std::vector<const OpDef *> &defs);
 void appendAttentionOps(std::vector<const OpDef *> &defs);
 void appendSoftmaxOps(std::vector<const OpDef *> &defs);
 void appendReductionOps(std::vector<const OpDef *> &defs);

@@ -104,26 +104,47 @@ LogicalResult inferRotary(InferState &s) {
   return success();
 }
 
-LogicalResult evalRotary(EvalState &s) {
-  const Tensor &xT = s.input(0);
+/// How a rotary op's operands and attributes describe the rotation.
+struct RotaryLayout {
+  unsigned x, cos, sin;
+  /// The position_ids operand, or -1.
+  int positions;
+  int64_t heads, headSize, rotaryDim;
+};
+
+/// Rotates x (operand `l.x`) by the angles whose cos and sin the caches
+/// hold: per (batch, seq) row of the caches without positions, or the cache
+/// row of each position otherwise. A position_ids of one element is an
+/// offset: token t of every batch is at that plus t (com.microsoft's form).
+LogicalResult rotate(EvalState &s, const RotaryLayout &l) {
+  const Tensor &xT = s.input(l.x);
   ArrayRef<int64_t> shape = xT.getShape();
   bool is4d = shape.size() == 4;
-  const OpAttrs &attrs = s.getAttrs();
   int64_t batch = shape[0], seq = shape[is4d ? 2 : 1];
-  int64_t heads = is4d ? shape[1] : attrs.getInt("num_heads");
-  int64_t headSize = is4d ? shape[3] : shape[2] / heads;
-  int64_t rotaryDim = attrs.getInt("rotary_embedding_dim");
-  if (!rotaryDim)
-    rotaryDim = headSize;
-  int64_t half = rotaryDim / 2;
-  bool interleaved = attrs.getInt("interleaved") != 0;
+  int64_t heads = l.heads, headSize = l.headSize;
+  int64_t half = l.rotaryDim / 2;
+  bool interleaved = s.getAttrs().getInt("interleaved") != 0;
   Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor cos = convertTensor(s.input(1), ElementType::F64);
-  Tensor sin = convertTensor(s.input(2), ElementType::F64);
+  Tensor cos = convertTensor(s.input(l.cos), ElementType::F64);
+  Tensor sin = convertTensor(s.input(l.sin), ElementType::F64);
+  if (cos.getShape().back() != half || sin.getShape() != cos.getShape())
+    return s.emitError() << "the caches must have rotary_dim / 2 = " << half
+                         << " columns";
   SmallVector<int64_t> positions;
-  if (s.hasInput(3))
-    positions = s.input(3).toInts();
-  int64_t maxPosition = s.input(1).getShape()[0];
+  if (l.positions >= 0 && s.hasInput(l.positions)) {
+    positions = s.input(l.positions).toInts();
+    if (positions.size() == 1) {
+      int64_t offset = positions[0];
+      positions.clear();
+      for (int64_t b = 0; b < batch; ++b)
+        for (int64_t t = 0; t < seq; ++t)
+          positions.push_back(offset + t);
+    }
+    if (int64_t(positions.size()) != batch * seq)
+      return s.emitError() << "position_ids must have [batch, seq] = [" << batch
+                           << ", " << seq << "] elements";
+  }
+  int64_t maxPosition = cos.getShape()[0];
   Tensor out = x;
   ArrayRef<double> xv = x.getValues<double>();
   MutableArrayRef<double> ov = out.getMutableValues<double>();
@@ -155,11 +176,157 @@ LogicalResult evalRotary(EvalState &s) {
   return success();
 }
 
+LogicalResult evalRotary(EvalState &s) {
+  ArrayRef<int64_t> shape = s.input(0).getShape();
+  bool is4d = shape.size() == 4;
+  const OpAttrs &attrs = s.getAttrs();
+  RotaryLayout l{0, 1, 2, 3, 0, 0, attrs.getInt("rotary_embedding_dim")};
+  l.heads = is4d ? shape[1] : attrs.getInt("num_heads");
+  l.headSize = is4d ? shape[3] : shape[2] / l.heads;
+  if (!l.rotaryDim)
+    l.rotaryDim = l.headSize;
+  return rotate(s, l);
+}
+
+//===----------------------------------------------------------------------===//
+// com.microsoft.RotaryEmbedding
+//===----------------------------------------------------------------------===//
+
+// ONNX Runtime's op, which opset 23's follows: the operands in another order
+// (input, position_ids, cos_cache, sin_cache), position_ids required and
+// either [batch, seq] or one offset, caches always [max_position,
+// rotary_dim / 2]. With X of rank 3 and no num_heads, the head size is the
+// rotary dim the caches give (2 * their columns).
+
+const ValueSpec msRotaryOperands[] = {
+    {"input"}, {"position_ids"}, {"cos_cache"}, {"sin_cache"}};
+const AttrSpec msRotaryAttrs[] = {
+    intAttr("interleaved", 0), intAttr("is_packed_batching", 0),
+    intAttr("num_heads", 0), intAttr("rotary_embedding_dim", 0),
+    floatAttr("scale", 1.0)};
+
+/// The head count and head size of a com.microsoft.RotaryEmbedding's input
+/// of `shape` (`?` where unknown); fails with an error.
+LogicalResult getMsRotaryHeads(InferState &s, ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> cacheShape, int64_t numHeads,
+                               int64_t &heads, int64_t &headSize) {
+  if (shape.size() == 4) {
+    heads = shape[1];
+    headSize = shape[3];
+    return success();
+  }
+  int64_t hidden = shape[2];
+  if (numHeads > 0) {
+    heads = numHeads;
+    if (!ShapedType::isDynamic(hidden) && hidden % numHeads != 0)
+      return s.emitAttrError("num_heads")
+             << numHeads << " does not divide the hidden size " << hidden;
+    headSize = ShapedType::isDynamic(hidden) ? hidden : hidden / numHeads;
+    return success();
+  }
+  int64_t columns = cacheShape[1];
+  if (ShapedType::isDynamic(columns) || ShapedType::isDynamic(hidden)) {
+    heads = headSize = ShapedType::kDynamic;
+    return success();
+  }
+  headSize = 2 * columns;
+  if (headSize == 0 || hidden % headSize != 0)
+    return s.emitOperandError(2)
+           << "gives a head size of " << headSize
+           << " that does not divide the hidden size " << hidden
+           << " (without num_heads the head size is twice the cache columns)";
+  heads = hidden / headSize;
+  return success();
+}
+
+LogicalResult inferMsRotary(InferState &s) {
+  const OpAttrs &attrs = s.getAttrs();
+  if (attrs.getInt("is_packed_batching") != 0)
+    return s.emitAttrError("is_packed_batching")
+           << "must be 0: packed (ragged) batches are not supported";
+  if (attrs.getFloat("scale") != 1.0)
+    return s.emitAttrError("scale")
+           << "must be 1: ONNX Runtime does not define another";
+  if (failed(s.checkFloat(0)))
+    return failure();
+  int64_t rank = s.getRank(0);
+  if (rank != 3 && rank != 4)
+    return s.emitOperandError(0)
+           << "must have rank 3 or 4, got " << s.getType(0);
+  if (failed(s.checkInteger(1)))
+    return failure();
+  for (unsigned i = 2; i < 4; ++i)
+    if (failed(s.checkSameElementType(0, i)) || failed(s.checkRank(i, 2)))
+      return failure();
+  ArrayRef<int64_t> shape = s.getShape(0);
+  int64_t numHeads = attrs.getInt("num_heads");
+  int64_t rotaryDim = attrs.getInt("rotary_embedding_dim");
+  if (rank == 3 && rotaryDim > 0 && numHeads <= 0)
+    return s.emitAttrError("num_heads")
+           << "must be given with rotary_embedding_dim for an input of rank "
+              "3";
+  int64_t heads, headSize;
+  if (failed(
+          getMsRotaryHeads(s, shape, s.getShape(2), numHeads, heads, headSize)))
+    return failure();
+  if (rotaryDim < 0 || rotaryDim % 2 != 0 ||
+      (rotaryDim && !ShapedType::isDynamic(headSize) && rotaryDim > headSize))
+    return s.emitAttrError("rotary_embedding_dim")
+           << "must be even and at most the head size, got " << rotaryDim;
+  int64_t half = rotaryDim                         ? rotaryDim / 2
+                 : ShapedType::isDynamic(headSize) ? ShapedType::kDynamic
+                                                   : headSize / 2;
+  if (!rotaryDim && !ShapedType::isDynamic(headSize) && headSize % 2 != 0)
+    return s.emitOperandError(0) << "has an odd head size " << headSize;
+  for (unsigned i = 2; i < 4; ++i)
+    if (!sameOrDynamic(s.getShape(i)[1], half))
+      return s.emitOperandError(i)
+             << "of type " << s.getType(i) << " does not fit " << s.getType(0)
+             << " ([max_position, rotary_dim / 2])";
+  int64_t batch = shape[0], seq = shape[rank == 4 ? 2 : 1];
+  ArrayRef<int64_t> ids = s.getShape(1);
+  bool idsFit = ids.size() == 1 ? sameOrDynamic(ids[0], 1)
+                : ids.size() == 2
+                    ? sameOrDynamic(ids[0], batch) && sameOrDynamic(ids[1], seq)
+                    : false;
+  if (!idsFit)
+    return s.emitOperandError(1)
+           << "must be [batch, seq] of the input or [1] (an offset), got "
+           << s.getType(1);
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalMsRotary(EvalState &s) {
+  ArrayRef<int64_t> shape = s.input(0).getShape();
+  const OpAttrs &attrs = s.getAttrs();
+  RotaryLayout l{0, 2, 3, 1, 0, 0, attrs.getInt("rotary_embedding_dim")};
+  int64_t numHeads = attrs.getInt("num_heads");
+  if (shape.size() == 4) {
+    l.heads = shape[1];
+    l.headSize = shape[3];
+  } else {
+    l.headSize =
+        numHeads > 0 ? shape[2] / numHeads : 2 * s.input(2).getShape()[1];
+    l.heads = numHeads > 0 ? numHeads : l.headSize ? shape[2] / l.headSize : 0;
+    if (l.heads * l.headSize != shape[2])
+      return s.emitError() << "the hidden size " << shape[2]
+                           << " is not a whole number of heads";
+  }
+  if (!l.rotaryDim)
+    l.rotaryDim = l.headSize;
+  return rotate(s, l);
+}
+
 const OpDef rotaryDefs[] = {
     {{"onnx.RotaryEmbedding", rotaryOperands, rotaryResults, rotaryAttrs,
       OpTrait::Pure},
      inferRotary,
      evalRotary},
+    {{"onnx.com.microsoft.RotaryEmbedding", msRotaryOperands, rotaryResults,
+      msRotaryAttrs, OpTrait::Pure},
+     inferMsRotary,
+     evalMsRotary},
 };
 
 //===----------------------------------------------------------------------===//
