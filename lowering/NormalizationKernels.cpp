@@ -127,6 +127,18 @@ struct LayerNormOutputs {
   Value y;
   Value mean;
   Value invStdDev;
+  /// The skip forms' input + skip (+ bias).
+  Value sum;
+};
+
+/// Where a normalization op keeps its operands (-1: it has none such):
+/// LayerNormalization's (X, Scale, B), or ONNX Runtime's skip forms, which
+/// normalize X + skip (+ a bias) with gamma (and beta).
+struct NormOperands {
+  int scale = 1;
+  int beta = 2;
+  int skip = -1;
+  int skipBias = -1;
 };
 } // namespace
 
@@ -141,19 +153,23 @@ static SmallVector<int64_t> getConstants(ArrayRef<Size> dims) {
   return constants;
 }
 
+/// Whether `a` and `b` are the same dims (the same constants or run-time
+/// values).
+static bool sameDims(ArrayRef<Size> a, ArrayRef<Size> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto [x, y] = pair;
+           return x.isStatic() == y.isStatic() &&
+                  (x.isStatic() ? x.constant == y.constant
+                                : x.value == y.value);
+         });
+}
+
 /// `uint NAME(uint i)`: the index in a tensor of `dims`, broadcast to the
 /// normalized dimensions `normalized`, of element i of a row.
 static std::string broadcastFunction(KernelSizes &sizes, StringRef name,
                                      ArrayRef<Size> dims,
                                      ArrayRef<Size> normalized) {
-  bool same =
-      dims.size() == normalized.size() &&
-      llvm::all_of(llvm::zip(dims, normalized), [](auto pair) {
-        auto [a, b] = pair;
-        return a.isStatic() == b.isStatic() &&
-               (a.isStatic() ? a.constant == b.constant : a.value == b.value);
-      });
-  if (same)
+  if (sameDims(dims, normalized))
     return fmt::format("uint {}(uint i) {{ return i; }}\n", name.str());
   std::string body;
   if (isStatic(dims) && isStatic(normalized))
@@ -172,7 +188,8 @@ static std::string broadcastFunction(KernelSizes &sizes, StringRef name,
 static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                                    const RowSpace &space, int64_t axis,
                                    const LayerNormOutputs &outputs,
-                                   bool rms = false) {
+                                   bool rms = false,
+                                   const NormOperands &operands = {}) {
   Value data = op->getOperand(0);
   RankedTensorType type = getTensorType(data);
   Type et = type.getElementType();
@@ -180,8 +197,11 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   if (dims.size() != size_t(type.getRank()))
     return failure();
   ArrayRef<Size> normalized = ArrayRef<Size>(dims).drop_front(axis);
-  bool hasBias =
-      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  auto present = [&](int i) {
+    return i >= 0 && op->getNumOperands() > unsigned(i) &&
+           !onnx::isNoValue(op->getOperand(i));
+  };
+  bool hasBias = present(operands.beta);
   double epsilon = onnx::OpAttrs(op).getFloat("epsilon");
 
   RowLayout layout =
@@ -191,6 +211,8 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   std::string rows = rowDeclarations(sizes, space, layout);
   KernelSpec spec;
   spec.name = rms ? "rms_norm" : outputs.y ? "layer_norm" : "layer_norm_stats";
+  if (operands.skip >= 0)
+    spec.name = rms ? "skip_rms_norm" : "skip_layer_norm";
   spec.workgroupSize = {layout.size(), 1, 1};
   std::string decls, helpers;
   SmallVector<Value> bindings;
@@ -218,19 +240,56 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   if (!x)
     return failure();
   bind(x, gpu::Access::Read, et, "x");
+  // The value normalized: x, or x + skip (+ skipBias).
+  std::string load = glsl::load(et, "x", "at");
+  if (present(operands.skip)) {
+    Value skip = op->getOperand(operands.skip);
+    SmallVector<Size> skipDims = ctx.getDims(skip);
+    Value skipView = ctx.getView(skip);
+    if (!skipView)
+      return failure();
+    // skip is x's shape or, leading 1s apart, a suffix of it
+    // ([seq, hidden] over [batch, seq, hidden]).
+    std::string skipAt = "at";
+    if (!sameDims(skipDims, dims)) {
+      ArrayRef<Size> suffix = skipDims;
+      while (!suffix.empty() && suffix.front().isStatic() &&
+             suffix.front().constant == 1)
+        suffix = suffix.drop_front();
+      if (!isStatic(suffix) || !isStatic(dims) || suffix.size() > dims.size() ||
+          getConstants(suffix) !=
+              getConstants(ArrayRef<Size>(dims).take_back(suffix.size())))
+        return ctx.emitError() << "needs skip of the input's shape or a "
+                                  "static suffix of it";
+      int64_t count = 1;
+      for (Size size : suffix)
+        count *= size.constant;
+      skipAt = fmt::format("at % {}u", count);
+    }
+    bind(skipView, gpu::Access::Read, et, "skip");
+    load = fmt::format("({} + {})", load, glsl::load(et, "skip", skipAt));
+    if (present(operands.skipBias)) {
+      if (!bindOperand(operands.skipBias, "skipBias"))
+        return failure();
+      load = fmt::format("({} + {})", load,
+                         glsl::load(et, "skipBias", "skipBiasIndex(i)"));
+    }
+  }
   std::string value =
       fmt::format("{} * invStdDev * {}", rms ? "xv" : "(xv - mean)",
                   glsl::load(et, "scale", "scaleIndex(i)"));
   if (outputs.y) {
-    if (!bindOperand(1, "scale"))
+    if (!bindOperand(operands.scale, "scale"))
       return failure();
     if (hasBias) {
-      if (!bindOperand(2, "bias"))
+      if (!bindOperand(operands.beta, "bias"))
         return failure();
       value += " + " + glsl::load(et, "bias", "biasIndex(i)");
     }
     bind(outputs.y, gpu::Access::Write, et, "y");
   }
+  if (outputs.sum)
+    bind(outputs.sum, gpu::Access::Write, et, "sumOut");
   std::string stats;
   for (auto [view, name] : {std::pair(outputs.mean, "mean"),
                             std::pair(outputs.invStdDev, "invStdDev")}) {
@@ -249,7 +308,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   std::string length = space.rowLength.isStatic()
                            ? glsl::literal(et, double(space.rowLength.constant))
                            : fmt::format("{}(LENGTH)", ct);
-  RowValues values = getRowValues(layout, ct, glsl::load(et, "x", "at"));
+  RowValues values = getRowValues(layout, ct, load);
   std::string code = glsl::header(spec.workgroupSize) + sizes.declaration() +
                      decls + rows + sharedArray(layout, ct, "red") +
                      combineFunctions(ct) + helpers + "void main() {\n" +
@@ -270,6 +329,9 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
   if (outputs.y)
     code += forEachValue(values,
                          "      " + glsl::store(et, "y", "at", value) + "\n");
+  if (outputs.sum)
+    code += forEachValue(
+        values, "      " + glsl::store(et, "sumOut", "at", "xv") + "\n");
   if (!stats.empty())
     code += "  if (inRange && slot == 0u) {\n" + stats + "  }\n";
   spec.glsl = code + "}\n";
@@ -363,6 +425,99 @@ static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
   if (isZero(space.rowLength))
     return ctx.emitError() << "cannot normalize over no elements";
   return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
+}
+
+/// ONNX Runtime's SimplifiedLayerNormalization: RMSNormalization with the
+/// optional inv_std_var result.
+static LogicalResult lowerSimplifiedLayerNorm(Operation *op,
+                                              LoweringContext &ctx) {
+  RankedTensorType type = getTensorType(op->getOperand(0));
+  if (reportUnsupported(ctx, type.getElementType()))
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis < 0)
+    axis += rank;
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis, rank);
+  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+  if (dims.size() != size_t(rank))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type, dims);
+  ctx.setResult(op->getResult(0), outputs.y);
+  if (op->getNumResults() > 1 && !op->getResult(1).use_empty()) {
+    RankedTensorType statsType = getTensorType(op->getResult(1));
+    if (reportUnsupported(ctx, statsType.getElementType()))
+      return failure();
+    outputs.invStdDev = ctx.allocate(statsType, getStatsDims(dims, axis));
+    ctx.setResult(op->getResult(1), outputs.invStdDev);
+  }
+  if (isZero(space.numRows))
+    return success();
+  if (isZero(space.rowLength))
+    return ctx.emitError() << "cannot normalize over no elements";
+  return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
+}
+
+/// ONNX Runtime's SkipLayerNormalization and SkipSimplifiedLayerNormalization:
+/// one kernel adds skip (and the bias) into each row as it loads it,
+/// normalizes, and writes the output, the sum and the statistics asked for.
+static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
+  bool simplified = op->getName().getStringRef().contains("Simplified");
+  RankedTensorType type = getTensorType(op->getOperand(0));
+  Type et = type.getElementType();
+  if (reportUnsupported(ctx, et))
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = rank - 1;
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis);
+  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+  if (dims.size() != size_t(rank))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
+  NormOperands operands;
+  operands.scale = 2;
+  operands.skip = 1;
+  operands.beta = simplified ? -1 : 3;
+  operands.skipBias = simplified ? 3 : 4;
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type, dims);
+  ctx.setResult(op->getResult(0), outputs.y);
+  for (unsigned i = 1; i < op->getNumResults(); ++i) {
+    OpResult result = op->getResult(i);
+    if (result.use_empty())
+      continue;
+    if (i == 1 && simplified)
+      return ctx.emitError() << "does not compute result 'mean' on Vulkan "
+                                "(ONNX Runtime does not define it for the "
+                                "simplified form)";
+    RankedTensorType resultType = getTensorType(result);
+    if (reportUnsupported(ctx, resultType.getElementType()))
+      return failure();
+    Value view = ctx.allocate(resultType, i == 3 ? SmallVector<Size>(dims)
+                                                 : getStatsDims(dims, axis));
+    ctx.setResult(result, view);
+    (i == 1 ? outputs.mean : i == 2 ? outputs.invStdDev : outputs.sum) = view;
+  }
+  if (isZero(space.numRows))
+    return success();
+  if (isZero(space.rowLength))
+    return ctx.emitError() << "cannot normalize over no elements";
+  unsigned numBindings = 0;
+  for (int i : {0, 1, operands.scale, operands.beta, operands.skipBias})
+    numBindings += i >= 0 && op->getNumOperands() > unsigned(i) &&
+                   !onnx::isNoValue(op->getOperand(i));
+  numBindings +=
+      1 + bool(outputs.mean) + bool(outputs.invStdDev) + bool(outputs.sum);
+  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+    return ctx.emitError()
+           << "needs " << numBindings
+           << " storage buffers in one kernel, more than the target's "
+           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  return emitLayerNorm(op, ctx, space, axis, outputs, simplified, operands);
 }
 
 //===----------------------------------------------------------------------===//
@@ -482,6 +637,12 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
     {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
+    {"onnx.SimplifiedLayerNormalization", lowerSimplifiedLayerNorm,
+     /*dynamicDims=*/true},
+    {"onnx.com.microsoft.SkipLayerNormalization", lowerSkipLayerNorm,
+     /*dynamicDims=*/true},
+    {"onnx.com.microsoft.SkipSimplifiedLayerNormalization", lowerSkipLayerNorm,
+     /*dynamicDims=*/true},
     {"onnx.BatchNormalization", lowerBatchNorm, /*dynamicDims=*/true},
 };
 

@@ -8,6 +8,10 @@
 // writes zeros rather than read outside it, where the reference evaluator
 // reports an error.
 //
+// com.microsoft.RotaryEmbedding (ONNX Runtime's) is the same kernel with
+// its operands in another order (input, position_ids, cos, sin), position
+// ids always given, and of one element an offset: token t is at p + t.
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/DataMovement.h"
@@ -59,6 +63,11 @@ bool isExpandReadByRotary(Operation *op) {
 }
 
 static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
+  bool microsoft =
+      op->getName().getStringRef() == "onnx.com.microsoft.RotaryEmbedding";
+  // Operand numbers of x, cos, sin and position_ids.
+  unsigned xIndex = 0, cosIndex = microsoft ? 2 : 1, sinIndex = cosIndex + 1,
+           positionsIndex = microsoft ? 1 : 3;
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   Type et = type.getElementType();
   if (reportUnsupported(ctx, et))
@@ -76,7 +85,13 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   Size seq = dims[is4d ? 2 : 1];
   Size heads = is4d ? dims[1] : Size(attrs.getInt("num_heads"));
   Size hidden = dims[is4d ? 3 : 2];
-  if (!hidden.isStatic() || !heads.isStatic())
+  auto cacheType = cast<RankedTensorType>(op->getOperand(cosIndex).getType());
+  // ONNX Runtime's op without num_heads: the caches give the head size.
+  if (microsoft && !is4d && heads.constant == 0 && hidden.isStatic() &&
+      !ShapedType::isDynamic(cacheType.getShape()[1]) &&
+      cacheType.getShape()[1] > 0)
+    heads = Size(hidden.constant / (2 * cacheType.getShape()[1]));
+  if (!hidden.isStatic() || !heads.isStatic() || heads.constant == 0)
     return ctx.emitError() << "needs the number of heads and the head size "
                               "known when it is compiled";
   int64_t headSize = is4d ? hidden.constant : hidden.constant / heads.constant;
@@ -85,8 +100,13 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
     rotaryDim = headSize;
   int64_t half = rotaryDim / 2;
   bool interleaved = attrs.getInt("interleaved") != 0;
-  bool hasPositions =
-      op->getNumOperands() > 3 && !onnx::isNoValue(op->getOperand(3));
+  bool hasPositions = op->getNumOperands() > positionsIndex &&
+                      !onnx::isNoValue(op->getOperand(positionsIndex));
+  auto positionsType =
+      hasPositions
+          ? cast<RankedTensorType>(op->getOperand(positionsIndex).getType())
+          : RankedTensorType();
+  bool offset = hasPositions && positionsType.getRank() == 1;
   unsigned numBindings = 4 + hasPositions;
   if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
     return ctx.emitError()
@@ -101,7 +121,10 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   if (total.isStatic() && total.constant == 0)
     return success();
   SmallVector<Value> views;
-  for (unsigned i = 0; i < 3u + hasPositions; ++i) {
+  SmallVector<unsigned> operands = {xIndex, cosIndex, sinIndex};
+  if (hasPositions)
+    operands.push_back(positionsIndex);
+  for (unsigned i : operands) {
     views.push_back(ctx.getView(op->getOperand(i)));
     if (!views.back())
       return failure();
@@ -123,15 +146,16 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                       glsl::buffer(2, gpu::Access::Read, et, "sinCache");
   std::string row;
   if (hasPositions) {
-    Type idType =
-        cast<RankedTensorType>(op->getOperand(3).getType()).getElementType();
-    SmallVector<Size> cacheDims = ctx.getDims(op->getOperand(1));
+    Type idType = positionsType.getElementType();
+    SmallVector<Size> cacheDims = ctx.getDims(op->getOperand(cosIndex));
     if (cacheDims.empty())
       return failure();
     Size maxPosition = cacheDims[0];
     decls += datamovement::indexBuffer(3, idType, "positions");
     spec.bindings.push_back(gpu::Access::Read);
-    row = datamovement::readIndex(idType, "positions", "bt", "p") +
+    row = datamovement::readIndex(idType, "positions", offset ? "0u" : "bt",
+                                  "p") +
+          (offset ? "  p += int(t);\n" : "") +
           fmt::format("  if (!pFits || p < 0 || p >= {}) {{\n"
                       "    {}\n"
                       "    return;\n"
@@ -241,6 +265,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
 
 static const KernelGenerator rotaryGenerators[] = {
     {"onnx.RotaryEmbedding", lowerRotary, /*dynamicDims=*/true},
+    {"onnx.com.microsoft.RotaryEmbedding", lowerRotary, /*dynamicDims=*/true},
 };
 
 ArrayRef<KernelGenerator> getRotaryGenerators() { return rotaryGenerators; }
