@@ -38,10 +38,13 @@ def onnx_type(array):
 
 
 def write_case(out_dir, name, op_type, domain, inputs, outputs, attrs,
-               opset=21):
+               opset=21, shapes=None):
     """inputs: list of (name, array or None); a None array is an absent
     optional input. outputs: list of (name, array or None); None leaves the
-    output unused. Arrays of names starting with 'w_' become initializers."""
+    output unused. Arrays of names starting with 'w_' become initializers.
+    shapes: declared shapes (with symbolic dims) of some inputs and outputs
+    by name."""
+    shapes = shapes or {}
     node_inputs = [n if a is not None else "" for n, a in inputs]
     while node_inputs and not node_inputs[-1]:
         node_inputs.pop()
@@ -57,11 +60,12 @@ def write_case(out_dir, name, op_type, domain, inputs, outputs, attrs,
         if n.startswith("w_"):
             initializers.append(numpy_helper.from_array(a, n))
             continue
-        graph_inputs.append(
-            helper.make_tensor_value_info(n, onnx_type(a), list(a.shape)))
+        graph_inputs.append(helper.make_tensor_value_info(
+            n, onnx_type(a), shapes.get(n, list(a.shape))))
         feeds.append(a)
     graph_outputs = [
-        helper.make_tensor_value_info(n, onnx_type(a), list(a.shape))
+        helper.make_tensor_value_info(n, onnx_type(a),
+                                      shapes.get(n, list(a.shape)))
         for n, a in outputs if a is not None]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs,
                               initializers)
@@ -266,7 +270,9 @@ def rotary_cases(out_dir):
 
 
 def gqa_case(out_dir, name, b, s, heads, kv_heads, d, past_len, seqlens,
-             total, packed=False, rotary=None, scale=0.0):
+             total, packed=False, rotary=None, scale=0.0, growing=False):
+    """growing: the cache's length is symbolic (a cache that grows by the
+    new tokens each step), not a max-length buffer."""
     q, k, v = rand(b, s, heads, d), rand(b, s, kv_heads, d), rand(b, s,
                                                                   kv_heads, d)
     past_k = rand(b, kv_heads, past_len, d) if past_len else None
@@ -299,10 +305,16 @@ def gqa_case(out_dir, name, b, s, heads, kv_heads, d, past_len, seqlens,
                ("seqlens_k", seqlens),
                ("total_sequence_length", np.array(total, np.int32)),
                ("w_cos", cos), ("w_sin", sin)]
+    shapes = {}
+    if growing:
+        for n in ("past_key", "past_value"):
+            shapes[n] = [b, kv_heads, "past_sequence_length", d]
+        for n in ("present_key", "present_value"):
+            shapes[n] = [b, kv_heads, "total_sequence_length", d]
     return write_case(out_dir, name, "GroupQueryAttention", "com.microsoft",
                       inputs,
                       [("output", out), ("present_key", pk),
-                       ("present_value", pv)], attrs)
+                       ("present_value", pv)], attrs, shapes=shapes)
 
 
 def gqa_cases(out_dir):
@@ -313,8 +325,10 @@ def gqa_cases(out_dir):
         gqa_case(out_dir, "gqa_decode_shared", 2, 1, 4, 2, 8, 16, [5, 5], 6),
         # Two new tokens after a past of 4 in a shared buffer of 8.
         gqa_case(out_dir, "gqa_chunk_shared", 1, 2, 2, 1, 8, 8, [5], 6),
-        # Past of the exact length: present grows to the total.
-        gqa_case(out_dir, "gqa_decode_grow", 1, 1, 4, 4, 8, 3, [3], 4),
+        # A growing cache (past of the length before the step, symbolic):
+        # present grows to the total.
+        gqa_case(out_dir, "gqa_decode_grow", 1, 1, 4, 4, 8, 3, [3], 4,
+                 growing=True),
         # Packed QKV, rotary (rotate-half and interleaved), a partial
         # rotary dim, a custom scale.
         gqa_case(out_dir, "gqa_packed", 1, 3, 4, 2, 8, 8, [2], 3,
@@ -362,6 +376,119 @@ def opset23_cases(out_dir):
     return lines
 
 
+def genai_decoder(out_dir):
+    """A tiny decoder in ONNX Runtime GenAI's layout (its model builder's op
+    choices): inputs input_ids, attention_mask, past_key_values.{i}.key/value
+    [1, kv_heads, past, head]; outputs logits and present.{i}.key/value.
+    SimplifiedLayerNormalization first, SkipSimplifiedLayerNormalization for
+    every residual Add + norm after it, GroupQueryAttention with rotary
+    caches, seqlens_k = ReduceSum(attention_mask) - 1 and
+    total_sequence_length = its length, SiLU-gated MLP. Random weights.
+    test/models/ort_greedy.js gives ONNX Runtime's greedy ids for it."""
+    # (ONNX Runtime's CPU kernel rotates heads of a multiple of 16.)
+    vocab, hidden, heads, kv_heads, head, inter, layers = 64, 64, 4, 2, 16, 96, 2
+    max_pos = 64
+    w = lambda *shape: (RNG.standard_normal(shape) * 0.2).astype(np.float32)
+    inits = []
+
+    def init(name, array):
+        inits.append(numpy_helper.from_array(array, name))
+        return name
+
+    nodes = []
+
+    def node(op, inputs, outputs, domain="", **attrs):
+        nodes.append(helper.make_node(op, inputs, outputs, domain=domain,
+                                      **attrs))
+        return outputs[0]
+
+    cos, sin = rotary_cache(max_pos, head // 2)
+    init("cos_cache", cos)
+    init("sin_cache", sin)
+    init("embed", w(vocab, hidden))
+    init("one", np.array([1], np.int64))
+    init("axis1", np.array([1], np.int64))
+    node("Gather", ["embed", "input_ids"], ["x0"])
+    node("ReduceSum", ["attention_mask", "axis1"], ["mask_sum"], keepdims=0)
+    node("Sub", ["mask_sum", "one"], ["seqlens_i64"])
+    node("Cast", ["seqlens_i64"], ["seqlens_k"], to=TensorProto.INT32)
+    node("Shape", ["attention_mask"], ["mask_shape"])
+    node("Gather", ["mask_shape", init("one_scalar", np.array(1, np.int64))],
+         ["total_i64"], axis=0)
+    node("Cast", ["total_i64"], ["total_sequence_length"],
+         to=TensorProto.INT32)
+    residual, mlp_out = "x0", None
+    outputs = []
+    for i in range(layers):
+        ln1 = init(f"ln1_{i}", (1 + w(hidden)).astype(np.float32))
+        if mlp_out is None:
+            n = node("SimplifiedLayerNormalization", [residual, ln1],
+                     [f"n1_{i}"], epsilon=1e-6)
+        else:
+            node("SkipSimplifiedLayerNormalization", [mlp_out, residual, ln1],
+                 [f"n1_{i}", "", "", f"res1_{i}"], domain="com.microsoft",
+                 epsilon=1e-6)
+            n, residual = f"n1_{i}", f"res1_{i}"
+        q = node("MatMul", [n, init(f"wq_{i}", w(hidden, heads * head))],
+                 [f"q_{i}"])
+        k = node("MatMul", [n, init(f"wk_{i}", w(hidden, kv_heads * head))],
+                 [f"k_{i}"])
+        v = node("MatMul", [n, init(f"wv_{i}", w(hidden, kv_heads * head))],
+                 [f"v_{i}"])
+        node("GroupQueryAttention",
+             [q, k, v, f"past_key_values.{i}.key",
+              f"past_key_values.{i}.value", "seqlens_k",
+              "total_sequence_length", "cos_cache", "sin_cache"],
+             [f"attn_{i}", f"present.{i}.key", f"present.{i}.value"],
+             domain="com.microsoft", num_heads=heads, kv_num_heads=kv_heads,
+             do_rotary=1, rotary_interleaved=0, scale=1.0 / np.sqrt(head))
+        o = node("MatMul", [f"attn_{i}",
+                            init(f"wo_{i}", w(heads * head, hidden))],
+                 [f"o_{i}"])
+        node("SkipSimplifiedLayerNormalization",
+             [o, residual, init(f"ln2_{i}", (1 + w(hidden)).astype(np.float32))],
+             [f"n2_{i}", "", "", f"res2_{i}"], domain="com.microsoft",
+             epsilon=1e-6)
+        residual = f"res2_{i}"
+        g = node("MatMul", [f"n2_{i}", init(f"wg_{i}", w(hidden, inter))],
+                 [f"g_{i}"])
+        u = node("MatMul", [f"n2_{i}", init(f"wu_{i}", w(hidden, inter))],
+                 [f"u_{i}"])
+        sg = node("Sigmoid", [g], [f"sg_{i}"])
+        silu = node("Mul", [g, sg], [f"silu_{i}"])
+        gu = node("Mul", [silu, u], [f"gu_{i}"])
+        mlp_out = node("MatMul", [gu, init(f"wd_{i}", w(inter, hidden))],
+                       [f"mlp_{i}"])
+        for kind in ("key", "value"):
+            outputs.append(helper.make_tensor_value_info(
+                f"present.{i}.{kind}", F32,
+                [1, kv_heads, "total_sequence_length", head]))
+    node("SkipSimplifiedLayerNormalization",
+         [mlp_out, residual, init("ln_f", (1 + w(hidden)).astype(np.float32))],
+         ["nf"], domain="com.microsoft", epsilon=1e-6)
+    node("MatMul", ["nf", init("lm_head", w(hidden, vocab))], ["logits"])
+    inputs = [
+        helper.make_tensor_value_info("input_ids", TensorProto.INT64,
+                                      [1, "sequence_length"]),
+        helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
+                                      [1, "total_sequence_length"])]
+    for i in range(layers):
+        for kind in ("key", "value"):
+            inputs.append(helper.make_tensor_value_info(
+                f"past_key_values.{i}.{kind}", F32,
+                [1, kv_heads, "past_sequence_length", head]))
+    outputs.insert(0, helper.make_tensor_value_info(
+        "logits", F32, [1, "sequence_length", vocab]))
+    graph = helper.make_graph(nodes, "genai_decoder", inputs, outputs, inits)
+    model = helper.make_model(
+        graph, producer_name="gen_contrib_ops",
+        opset_imports=[helper.make_opsetid("", 21),
+                       helper.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 8
+    with open(os.path.join(out_dir, "genai_decoder.onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "contrib")
@@ -370,6 +497,7 @@ def main():
              + opset23_cases(out_dir))
     with open(os.path.join(out_dir, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    genai_decoder(out_dir)
 
 
 if __name__ == "__main__":

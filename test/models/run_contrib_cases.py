@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Runs the node-level contrib-op models of gen_contrib_ops.py (listed in
-contrib/cases.txt) with onyx-run on one backend against their NumPy outputs
-and prints NAME: PASS or NAME: FAIL with onyx-run's output. Exits with 1 if
-any case fails. Needs no Python packages (onyx-run reads the .npy files).
+contrib/cases.txt) with onyx-run and prints NAME: PASS or NAME: FAIL with
+onyx-run's output. On the reference backend the outputs are compared with
+NumPy's; on Vulkan (with the validation layer) the model is compiled once
+with its symbolic dimensions kept (--input-set) and compared with the
+reference backend (--check). Exits with 1 if any case fails. Needs no
+Python packages (onyx-run reads the .npy files).
 
     run_contrib_cases.py --backend=ref|vulkan [--onyx-run=PATH] CASES_DIR
 """
@@ -34,11 +37,13 @@ def main():
         command = [args.onyx_run, os.path.join(args.cases_dir, name + ".onnx"),
                    "--backend=" + args.backend, "--rtol=" + args.rtol,
                    "--atol=" + args.atol]
+        inputs = [path("input", i) for i in range(int(num_inputs))]
         if args.backend == "vulkan":
-            command.append("--validate")
-        command += ["--input=" + path("input", i) for i in range(int(num_inputs))]
-        command += ["--expected-output=" + path("output", i)
-                    for i in range(int(num_outputs))]
+            command += ["--validate", "--check", "--input-set=" + ";".join(inputs)]
+        else:
+            command += ["--input=" + i for i in inputs]
+            command += ["--expected-output=" + path("output", i)
+                        for i in range(int(num_outputs))]
         run = subprocess.run(command, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
         if run.returncode == 0:
