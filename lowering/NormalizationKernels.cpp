@@ -403,34 +403,9 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
   return emitLayerNorm(op, ctx, space, axis, outputs);
 }
 
+/// RMSNormalization, and ONNX Runtime's SimplifiedLayerNormalization, the
+/// same with an optional inv_std_var result.
 static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
-  RankedTensorType type = getTensorType(op->getOperand(0));
-  if (reportUnsupported(ctx, type.getElementType()))
-    return failure();
-  int64_t rank = type.getRank();
-  int64_t axis = onnx::OpAttrs(op).getInt("axis");
-  if (axis < 0)
-    axis += rank;
-  llvm::SmallBitVector reduced(rank);
-  reduced.set(axis, rank);
-  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
-  if (dims.size() != size_t(rank))
-    return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
-  LayerNormOutputs outputs;
-  outputs.y = ctx.allocate(type, dims);
-  ctx.setResult(op->getResult(0), outputs.y);
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
-  return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
-}
-
-/// ONNX Runtime's SimplifiedLayerNormalization: RMSNormalization with the
-/// optional inv_std_var result.
-static LogicalResult lowerSimplifiedLayerNorm(Operation *op,
-                                              LoweringContext &ctx) {
   RankedTensorType type = getTensorType(op->getOperand(0));
   if (reportUnsupported(ctx, type.getElementType()))
     return failure();
@@ -637,8 +612,7 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
     {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
-    {"onnx.SimplifiedLayerNormalization", lowerSimplifiedLayerNorm,
-     /*dynamicDims=*/true},
+    {"onnx.SimplifiedLayerNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.com.microsoft.SkipLayerNormalization", lowerSkipLayerNorm,
      /*dynamicDims=*/true},
     {"onnx.com.microsoft.SkipSimplifiedLayerNormalization", lowerSkipLayerNorm,
