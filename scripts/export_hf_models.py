@@ -178,6 +178,7 @@ def export_one(name, exporter, build, make_inputs, axes, extra, out):
                               input_names=names, output_names=["output_0"])
     import onnx
     m = onnx.load(path)
+    strip_provenance(m)
     onnx.save(m, path)  # folds any external data into the one file
     with torch.no_grad():
         expected_torch = wrapper(*args).numpy()
@@ -236,6 +237,32 @@ def quantize_nbits(out, key, block_size, symmetric):
             f.write(f"{domain} {op} {n}\n")
     return {"bytes": os.path.getsize(path),
             "ops": {f"{d}.{o}": n for (d, o), n in sorted(counts.items())}}
+
+
+def strip_provenance(model):
+    """Drops what the exporter records of where the model came from (doc
+    strings, and the dynamo exporter's per-node stack traces naming this
+    machine's source paths): the test data carries no local paths."""
+    def strip_graph(graph):
+        graph.doc_string = ""
+        for node in graph.node:
+            node.doc_string = ""
+            del node.metadata_props[:]
+            for attr in node.attribute:
+                if attr.HasField("g"):
+                    strip_graph(attr.g)
+                for g in attr.graphs:
+                    strip_graph(g)
+        for value in list(graph.value_info) + list(graph.input) + \
+                list(graph.output):
+            del value.metadata_props[:]
+    strip_graph(model.graph)
+    for function in model.functions:
+        for node in function.node:
+            node.doc_string = ""
+            del node.metadata_props[:]
+    del model.metadata_props[:]
+    model.doc_string = ""
 
 
 def walk(graph):
