@@ -103,6 +103,31 @@ std::string coordinatesOf(Symbols &symbols, KernelSizes &sizes,
                      prefix);
 }
 
+/// Statements adding to `uint offset` (in units of `factor` elements) the
+/// place of index tuple `tuple` (a uint expression) of `indices`, one index
+/// per dimension of `dims` with `strides`, and clearing `bool valid` if an
+/// index is out of range; negative indices count from the end. GatherND and
+/// ScatterND read their tuples this way.
+std::string addTupleOffset(Symbols &symbols, KernelSizes &sizes, Type indexType,
+                           StringRef tuple, ArrayRef<Poly> dims,
+                           ArrayRef<Poly> strides, int64_t factor) {
+  std::string code;
+  int64_t k = dims.size();
+  for (int64_t j = 0; j < k; ++j) {
+    std::string v = fmt::format("k{}", j);
+    std::string dim = symbols.intText(dims[j], sizes);
+    code +=
+        readIndex(indexType, "indices",
+                  tuple.str() + " * " + uintLiteral(k) + " + " + uintLiteral(j),
+                  v) +
+        "if (" + v + " < 0) " + v + " += " + dim + ";\nvalid = valid && " + v +
+        "Fits && " + v + " >= 0 && " + v + " < " + dim + ";\noffset += uint(" +
+        v + ") * " + symbols.text(strides[j].divideExactly(factor), sizes) +
+        ";\n";
+  }
+  return code;
+}
+
 /// Copies `data` into `out`: the first step of the scatters.
 void copyData(Symbols &symbols, ArrayRef<Poly> shape, unsigned byteSize,
               Value data, Value out) {
@@ -265,16 +290,8 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
                        ";\nuint offset = n * " +
                        text(getNumElements(inner).divideExactly(factor)) +
                        ";\nbool valid = true;\n";
-  for (int64_t j = 0; j < k; ++j) {
-    std::string v = fmt::format("k{}", j);
-    std::string dim = symbols.intText(inner[j], sizes);
-    offset += readIndex(indexType.getElementType(), "indices",
-                        "g * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
-              "if (" + v + " < 0) " + v + " += " + dim +
-              ";\nvalid = valid && " + v + "Fits && " + v + " >= 0 && " + v +
-              " < " + dim + ";\noffset += uint(" + v + ") * " +
-              text(strides[j].divideExactly(factor)) + ";\n";
-  }
+  offset += addTupleOffset(symbols, sizes, indexType.getElementType(), "g",
+                           inner.take_front(k), strides, factor);
   KernelSpec spec;
   spec.name = "gather_nd";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
@@ -358,16 +375,9 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
   auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
   // The offset of the slice tuple `t` selects, or skips the tuple.
   std::string offset = "uint offset = 0u;\nbool valid = true;\n";
-  for (int64_t j = 0; j < k; ++j) {
-    std::string v = fmt::format("k{}", j);
-    std::string dim = symbols.intText(shape[j], sizes);
-    offset += readIndex(indexType.getElementType(), "indices",
-                        "t * " + uintLiteral(k) + " + " + uintLiteral(j), v) +
-              "if (" + v + " < 0) " + v + " += " + dim +
-              ";\nvalid = valid && " + v + "Fits && " + v + " >= 0 && " + v +
-              " < " + dim + ";\noffset += uint(" + v + ") * " +
-              text(strides[j].divideExactly(factor)) + ";\n";
-  }
+  offset +=
+      addTupleOffset(symbols, sizes, indexType.getElementType(), "t",
+                     ArrayRef<Poly>(shape).take_front(k), strides, factor);
 
   KernelSpec spec;
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
