@@ -5,14 +5,40 @@
 // weight costs an eighth of its f32 bytes plus one scale per block.
 //
 // MatMulNBits with at most 4 rows of A (a decode step) is a matrix-vector
-// kernel: B's rows are its output columns with k contiguous, so each column
-// gets 32 threads striding along its row in words (uvec4s where rows are a
-// multiple of 16 bytes). A word's values all lie in one block (a block is
-// 16 or more values, a word at most 16), so each word costs one scale and
-// one zero point, applied once to the word's partial sums:
-//   sum_i (q_i - z) * s * a_i = s * (sum_i q_i * a_i - z * sum_i a_i).
-// The 32 partial sums of a column meet in shared memory as a tree of fixed
-// shape. Larger M is a tiled kernel: a workgroup computes 32 x 64 outputs,
+// kernel that must run at the speed of reading B. B's rows are its output
+// columns with k contiguous. A workgroup of 256 invocations is `groups`
+// groups of `lanes` (a power of two from 32 covering a row, see planGemv);
+// a group owns one or two columns and its lanes stride along k, lane l
+// loading unit l, l + lanes, ... of each of its columns' rows, a unit being
+// a uvec4 (16 bytes: 32 values of 4 bits) for one row of A on rows of at
+// least 32 uvec4s, else a 32-bit word. So consecutive invocations load
+// consecutive bytes: a warp's load is 512 (or 128) contiguous bytes, whole
+// 128-byte lines, and each invocation has a uvec4 per column in flight.
+//
+// The values of one unit are consecutive in k, so lane l needs x at a stride
+// of 32 floats (a uvec4) from its neighbours: read from global memory, each
+// load of a warp touches 32 cache lines, which made the first version of
+// this kernel bound by L1 at about one weight per SM cycle (3-4% of the
+// bandwidth). Instead the workgroup first copies x into shared memory
+// (coalesced: invocation e reads x[e]) with a vec4 of padding after every
+// 8 vec4s, and lanes read it as vec4s: 8 lanes at a stride of 8 vec4s (or 2
+// for words) then land on 8 distinct 16-byte bank groups, free of bank
+// conflicts. Rows longer than the staged chunk take several passes. The
+// second column of an invocation reuses each x vec4 it loaded, which halves
+// the shared-memory reads per weight; it is used where N leaves 256
+// workgroups anyway. Several rows of A share each dequantized weight.
+//
+// Dequantizing a value costs a shift, a mask-and-or and a float subtract:
+// (q | 0x4B000000) is the float 2^23 + q, and subtracting 2^23 + z gives
+// q - z exactly (integer zero points are below 2^8), where float(q) would
+// be a conversion that NVIDIA GPUs run at a quarter of the FMA rate. A
+// word's values all lie in one block (a block is 16 or more values, a word
+// at most 16), so the scale multiplies the word's (or the unit's) partial
+// sum once: sum_i (q_i - z) * s * a_i = s * sum_i (q_i - z) * a_i. The
+// partial sums of a column meet in shared memory as a tree of fixed shape
+// over its lanes, and the first lane stores the column (adding the bias).
+//
+// Larger M is a tiled kernel: a workgroup computes 32 x 64 outputs,
 // stepping 16 along k (so a step never leaves a block); its threads copy the
 // A tile and dequantize the B tile into shared memory, then each
 // accumulates 2 x 4 outputs. Where M is known only at run time both are
@@ -50,9 +76,7 @@ namespace {
 
 std::string (&u)(int64_t) = glsl::uintLiteral;
 
-/// Columns of the matrix-vector kernel's workgroup (32 threads each) and
-/// the tiled kernel's tile.
-constexpr unsigned kGemvColumns = 8;
+/// The tiled kernel's tile.
 constexpr int64_t kTileM = 32, kTileN = 64, kTileK = 16;
 
 bool hasOperand(Operation *op, unsigned i) {
@@ -159,74 +183,199 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
   return s;
 }
 
+/// How the matrix-vector kernel splits its work (see the file comment).
+struct GemvPlan {
+  unsigned threads;   // per workgroup
+  unsigned unitWords; // 32-bit words of B one invocation loads at once: 4 or 1
+  int64_t units;      // units in a row of B
+  unsigned lanes;     // invocations per column group, striding over k
+  unsigned groups;    // column groups per workgroup (threads / lanes)
+  unsigned columns;   // columns per group, sharing each x value loaded
+  int64_t chunk;      // values of k staged in shared memory per pass
+};
+
+GemvPlan planGemv(const NBitsProblem &p, int64_t rows,
+                  const gpu::TargetDesc &target) {
+  GemvPlan g;
+  g.threads = std::min<unsigned>(256, target.maxComputeWorkGroupInvocations);
+  int64_t rowBytes = p.blocks * p.blob;
+  int64_t valuesPerWord = 32 / p.bits;
+  // One row (a decode step) reads B in uvec4s: a warp's load is 512
+  // contiguous bytes. Several rows keep the staged x smaller with words.
+  g.unitWords = rows == 1 && rowBytes % 16 == 0 && rowBytes / 16 >= 32 ? 4 : 1;
+  g.units = rowBytes / (4 * g.unitWords);
+  int64_t valuesPerUnit = valuesPerWord * g.unitWords;
+  // The staged x (rows x chunk floats and a vec4 of padding per 8) and
+  // the reduction's partial sums must fit the target's shared memory.
+  auto sharedBytes = [&](unsigned lanes, unsigned columns) {
+    int64_t chunk = lanes * valuesPerUnit;
+    return rows * (chunk + chunk / 8) * 4 + rows * columns * g.threads * 4;
+  };
+  // Lanes: the smallest power of two (from 32) covering a row in one
+  // pass, at most the workgroup, staging at most 4096 values of x in all
+  // (18 KiB)...
+  g.lanes = 32;
+  while (g.lanes < g.threads && g.lanes < g.units &&
+         rows * 2 * g.lanes * valuesPerUnit <= 4096)
+    g.lanes *= 2;
+  // ... and within the shared memory.
+  while (g.lanes > 8 &&
+         sharedBytes(g.lanes, 1) > int64_t(target.maxComputeSharedMemorySize))
+    g.lanes /= 2;
+  g.groups = g.threads / g.lanes;
+  // Two columns per invocation where that still leaves 256 workgroups:
+  // each x vec4 read from shared memory then serves two weights.
+  g.columns = 1;
+  if (llvm::divideCeil(p.n, 2 * g.groups) >= 256 &&
+      sharedBytes(g.lanes, 2) <= int64_t(target.maxComputeSharedMemorySize))
+    g.columns = 2;
+  g.chunk = g.lanes * valuesPerUnit;
+  return g;
+}
+
 /// The matrix-vector kernel for at most 4 rows (`m`: the rows' count as
 /// GLSL, `rows` its static bound).
-std::string nbitsGemv(const NBitsProblem &p, const std::string &m, int64_t rows,
-                      bool vector) {
-  int64_t rowBytes = p.blocks * p.blob;
-  unsigned width = vector ? 4 : 1;
-  int64_t rowUnits = rowBytes / (4 * width);
+std::string nbitsGemv(const NBitsProblem &p, const GemvPlan &g,
+                      const std::string &m, int64_t rows) {
   int64_t valuesPerWord = 32 / p.bits;
   int64_t wordsPerBlock = p.blob / 4;
-  unsigned threads = 32 * kGemvColumns;
-  std::string s = glsl::header({threads, 1, 1});
-  s += nbitsCommon(p, vector ? "uvec4" : "uint");
-  s += fmt::format("shared float red[{}];\n", threads);
+  unsigned width = g.unitWords;
+  unsigned outs = rows * g.columns;
+  // The staged x: `rows` runs of `chunk` floats, a vec4 of padding after
+  // every 8 (see the file comment), read and written as vec4s.
+  int64_t padded = (g.chunk + g.chunk / 8) / 4;
+  std::string s = glsl::header({g.threads, 1, 1});
+  s += nbitsCommon(p, width == 4 ? "uvec4" : "uint");
+  s += fmt::format("shared vec4 xs[{}];\n", rows * padded);
+  s += fmt::format("shared float red[{}];\n", outs * g.threads);
   s += "void main() {\n"
-       "  uint lt = gl_LocalInvocationID.x;\n"
-       "  uint lane = lt % 32u;\n";
-  s += fmt::format("  uint col = gl_WorkGroupID.x * {} + lt / 32u;\n",
-                   u(kGemvColumns));
-  s += fmt::format("  bool inside = col < {};\n", u(p.n));
-  for (int64_t r = 0; r < rows; ++r)
-    s += fmt::format("  float acc{} = 0.0;\n", r);
-  auto guard = [&](int64_t r) {
-    return rows == 4 && m != "4u" && r > 0
-               ? fmt::format("if ({} > {}) ", m, u(r))
-               : std::string();
+       "  uint lt = gl_LocalInvocationID.x;\n";
+  s += fmt::format("  uint lane = lt % {0}, grp = lt / {0};\n", u(g.lanes));
+  s += fmt::format("  uint col0 = gl_WorkGroupID.x * {} + grp * {};\n",
+                   u(g.groups * g.columns), u(g.columns));
+  auto rowGuard = [&](int64_t r) {
+    return rows > 1 && m != u(rows) && r > 0 ? fmt::format("{} > {}", m, u(r))
+                                             : std::string();
   };
-  s += fmt::format("  if (inside) {{\n"
-                   "    for (uint v = lane; v < {0}; v += 32u) {{\n",
-                   u(rowUnits));
-  s += vector
-           ? fmt::format("      uvec4 q4 = b.d[col * {} + v];\n", u(rowUnits))
-           : fmt::format("      uint q4 = b.d[col * {} + v];\n", u(rowUnits));
-  for (unsigned j = 0; j < width; ++j) {
-    std::string word = vector ? fmt::format("q4[{}]", j) : "q4";
+  // Columns past N compute on the last column and store nothing.
+  for (unsigned c = 0; c < g.columns; ++c)
+    s += fmt::format("  uint cc{0} = min(col0 + {1}, {2});\n", c, u(c),
+                     u(p.n - 1));
+  for (unsigned o = 0; o < outs; ++o)
+    s += fmt::format("  float acc{} = 0.0;\n", o);
+  s += fmt::format("  for (uint c0 = 0u; c0 < {}; c0 += {}) {{\n", u(g.units),
+                   u(g.lanes));
+  // Stage x[c0 * valuesPerUnit ...]: consecutive invocations read
+  // consecutive floats (coalesced) and write consecutive shared words.
+  s += "    barrier();\n";
+  int64_t valuesPerUnit = valuesPerWord * width;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::string guard = rowGuard(r);
+    s += fmt::format("    for (uint e = lt; e < {}; e += {}) {{\n", u(g.chunk),
+                     u(g.threads));
+    s += fmt::format("      uint k = c0 * {} + e;\n", u(valuesPerUnit));
+    s += fmt::format("      float x = k < {}{} ? {} : 0.0;\n", u(p.k),
+                     guard.empty() ? "" : " && " + guard,
+                     glsl::load(p.et, "a", fmt::format("{} + k", u(r * p.k))));
+    s += fmt::format("      xs[{} + (e >> 2u) + (e >> 5u)][e & 3u] = x;\n",
+                     u(r * padded));
+    s += "    }\n";
+  }
+  s += "    barrier();\n"
+       "    uint v = c0 + lane;\n";
+  s += fmt::format("    if (v < {}) {{\n", u(g.units));
+  for (unsigned c = 0; c < g.columns; ++c)
+    s += fmt::format("      {} q{} = b.d[cc{} * {} + v];\n",
+                     width == 4 ? "uvec4" : "uint", c, c, u(g.units));
+  // The words of a unit that share a block share its scale: all of them
+  // where a block spans a unit, else wordsPerBlock at a time.
+  unsigned wordsPerScale = std::min<int64_t>(width, wordsPerBlock);
+  for (unsigned j0 = 0; j0 < width; j0 += wordsPerScale) {
     s += "      {\n";
-    s += fmt::format("        uint w = v * {} + {};\n", u(width), u(j));
-    s += fmt::format("        uint block = w / {};\n", u(wordsPerBlock));
-    s += fmt::format("        uint k0 = block * {} + (w % {}) * {};\n",
-                     u(p.blockSize), u(wordsPerBlock), u(valuesPerWord));
-    s += fmt::format("        uint blk = col * {} + block;\n", u(p.blocks));
-    s += "        float sc = scaleOf(blk), zp = zeroOf(blk);\n";
-    for (int64_t r = 0; r < rows; ++r) {
-      s += "        " + guard(r) + "{\n";
-      s += "          float dq = 0.0, sa = 0.0;\n";
-      for (int64_t i = 0; i < valuesPerWord; ++i)
-        s += fmt::format("          {{ float x = loadA({}, k0 + {}); dq += "
-                         "float(({} >> {}) & {}) * x; sa += x; }}\n",
-                         u(r), u(i), word, u(i * p.bits), u((1 << p.bits) - 1));
-      s += fmt::format("          acc{} += sc * (dq - zp * sa);\n", r);
-      s += "        }\n";
+    std::string block =
+        wordsPerBlock >= width
+            ? fmt::format("v / {}", u(wordsPerBlock / width))
+            : fmt::format("v * {} + {}", u(width / wordsPerBlock),
+                          u(j0 / wordsPerBlock));
+    s += fmt::format("        uint block = {};\n", block);
+    for (unsigned c = 0; c < g.columns; ++c) {
+      s += fmt::format("        uint blk{0} = cc{0} * {1} + block;\n", c,
+                       u(p.blocks));
+      // 2^23 + q is the float whose low mantissa bits are q: subtracting
+      // 2^23 + z gives q - z exactly, with two integer ops and a float
+      // add instead of an int-to-float conversion (a quarter-rate op on
+      // NVIDIA). Float zero points subtract separately.
+      s += p.floatZeros
+               ? fmt::format("        float sc{0} = scaleOf(blk{0}), zb{0} "
+                             "= 8388608.0, zf{0} = zeroOf(blk{0});\n",
+                             c)
+               : fmt::format("        float sc{0} = scaleOf(blk{0}), zb{0} "
+                             "= 8388608.0 + zeroOf(blk{0});\n",
+                             c);
     }
+    for (unsigned o = 0; o < outs; ++o)
+      s += fmt::format("        float dq{} = 0.0;\n", o);
+    for (unsigned j = j0; j < j0 + wordsPerScale; ++j) {
+      for (int64_t i0 = 0; i0 < valuesPerWord; i0 += 4) {
+        // x[k .. k + 3] of each row: position e in the chunk.
+        s += "        {\n";
+        s += fmt::format("          uint e = lane * {} + {};\n",
+                         u(valuesPerUnit), u(j * valuesPerWord + i0));
+        for (int64_t r = 0; r < rows; ++r)
+          s += fmt::format(
+              "          vec4 x{} = xs[{} + (e >> 2u) + (e >> 5u)];\n", r,
+              u(r * padded));
+        for (unsigned c = 0; c < g.columns; ++c) {
+          std::string word =
+              width == 4 ? fmt::format("q{}[{}]", c, j) : fmt::format("q{}", c);
+          for (int64_t t = 0; t < 4; ++t) {
+            int64_t shift = (i0 + t) * p.bits;
+            std::string bits =
+                shift ? fmt::format("({} >> {})", word, u(shift)) : word;
+            s += fmt::format("          {{ float w = uintBitsToFloat(({} & "
+                             "{}) | 0x4B000000u) - zb{}{};",
+                             bits, u((1 << p.bits) - 1), c,
+                             p.floatZeros ? fmt::format(" - zf{}", c) : "");
+            for (int64_t r = 0; r < rows; ++r)
+              s +=
+                  fmt::format(" dq{} += w * x{}[{}];", r * g.columns + c, r, t);
+            s += " }\n";
+          }
+        }
+        s += "        }\n";
+      }
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      for (unsigned c = 0; c < g.columns; ++c)
+        s += fmt::format("        acc{0} += sc{1} * dq{0};\n",
+                         r * g.columns + c, c);
     s += "      }\n";
   }
   s += "    }\n  }\n";
-  for (int64_t r = 0; r < rows; ++r) {
-    std::string g = guard(r);
-    s += g.empty() ? "  {\n" : "  " + g + "{\n";
-    s += fmt::format("  red[lt] = acc{};\n  barrier();\n", r);
-    for (unsigned half = 16; half >= 1; half /= 2)
-      s += fmt::format("  if (lane < {0}) red[lt] += red[lt + {0}];\n"
-                       "  barrier();\n",
-                       u(half));
-    s += fmt::format("  if (lane == 0u && inside) storeY({}, col, red[lt]);\n"
-                     "  barrier();\n",
-                     u(r));
-    s += "  }\n";
+  // The partial sums of each output meet in a tree of fixed shape over the
+  // group's lanes.
+  for (unsigned o = 0; o < outs; ++o)
+    s += fmt::format("  red[{} + lt] = acc{};\n", u(o * g.threads), o);
+  s += "  barrier();\n";
+  for (unsigned half = g.lanes / 2; half >= 1; half /= 2) {
+    s += fmt::format("  if (lane < {}) {{\n", u(half));
+    for (unsigned o = 0; o < outs; ++o)
+      s += fmt::format("    red[{0} + lt] += red[{0} + lt + {1}];\n",
+                       u(o * g.threads), u(half));
+    s += "  }\n  barrier();\n";
   }
-  s += "}\n";
+  s += "  if (lane == 0u) {\n";
+  for (int64_t r = 0; r < rows; ++r) {
+    std::string guard = rowGuard(r);
+    for (unsigned c = 0; c < g.columns; ++c) {
+      std::string cond = fmt::format("col0 + {} < {}", u(c), u(p.n));
+      if (!guard.empty())
+        cond += " && " + guard;
+      s += fmt::format("    if ({}) storeY({}, col0 + {}, red[{} + lt]);\n",
+                       cond, u(r), u(c), u((r * g.columns + c) * g.threads));
+    }
+  }
+  s += "  }\n}\n";
   return s;
 }
 
@@ -408,10 +557,11 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
   if (gemv) {
     Dispatch &d = dispatches.emplace_back();
     d.spec.name = "matmul_nbits_gemv";
-    bool vector = (p.blocks * p.blob) % 16 == 0;
-    d.spec.glsl = nbitsGemv(p, mText, mBound, vector);
-    d.spec.workgroupSize = {32 * kGemvColumns, 1, 1};
-    d.grid = {ctx.mul(glsl::ceilDiv(p.n, kGemvColumns), gemvGate), 1, 1};
+    GemvPlan plan = planGemv(p, mBound, ctx.getTarget());
+    d.spec.glsl = nbitsGemv(p, plan, mText, mBound);
+    d.spec.workgroupSize = {plan.threads, 1, 1};
+    d.grid = {ctx.mul(glsl::ceilDiv(p.n, plan.groups * plan.columns), gemvGate),
+              1, 1};
   }
   if (!gemv || both) {
     Dispatch &d = dispatches.emplace_back();

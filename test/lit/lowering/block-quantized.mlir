@@ -48,22 +48,72 @@ func.func @main(%a: tensor<1x32xf32>) -> tensor<1x1xf32> {
 }
 
 //--- kernels.mlir
-// One row: 32 threads per column walk its row of 16-byte words (128 values
-// of 4 bits in 2 blocks: 64 bytes, 4 uvec4s), 8 columns per workgroup; each
-// 32-bit word is one block's, so it costs one scale and the default zero
-// point 8.
+// One row: a row of B (128 values of 4 bits in 2 blocks: 64 bytes, 16
+// words) is too short for uvec4 loads, so a group of 32 invocations per
+// column walks it a word each; x is staged in shared memory (a vec4 of
+// padding per 8); 8 columns per workgroup of 256; each word is one block's,
+// so it costs one scale and the default zero point 8, subtracted from the
+// float 2^23 + q.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: readonly buffer B1 { uvec4 d[]; } b;
+// CHECK-SAME: readonly buffer B1 { uint d[]; } b;
 // CHECK-SAME: float zeroOf(uint block) { return 8.0; }
-// CHECK-SAME: for (uint v = lane; v < 4u; v += 32u) {
-// CHECK-SAME: acc0 += sc * (dq - zp * sa);
+// CHECK-SAME: shared vec4 xs[72];
+// CHECK-SAME: uint lane = lt % 32u, grp = lt / 32u;
+// CHECK-SAME: xs[0u + (e >> 2u) + (e >> 5u)][e & 3u] = x;
+// CHECK-SAME: uint q0 = b.d[cc0 * 16u + v];
+// CHECK-SAME: zb0 = 8388608.0 + zeroOf(blk0);
+// CHECK-SAME: { float w = uintBitsToFloat(((q0 >> 28u) & 15u) | 0x4B000000u) - zb0; dq0 += w * x0[3]; }
+// CHECK-SAME: acc0 += sc0 * dq0;
 // CHECK: gpu.dispatch @matmul_nbits_gemv[3, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<1x128xf32>, %s: tensor<20x2xf32>) -> tensor<1x20xf32> {
   %b = onnx.Constant dense<119> : tensor<20x2x32xui8>
   %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 128 : si64, N = 20 : si64, block_size = 64 : si64} : (tensor<1x128xf32>, tensor<20x2x32xui8>, tensor<20x2xf32>) -> tensor<1x20xf32>
   return %0 : tensor<1x20xf32>
+}
+
+// -----
+
+// A decode-sized row (4096 values, block 32: 2048 bytes): uvec4 loads (a
+// warp reads 512 contiguous bytes of a row), 128 invocations per column,
+// the whole row of x staged at once (4096 floats and 512 of padding), two
+// columns per invocation sharing each x value: 4 columns per workgroup.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: readonly buffer B1 { uvec4 d[]; } b;
+// CHECK-SAME: shared vec4 xs[1152];
+// CHECK-SAME: shared float red[512];
+// CHECK-SAME: uint lane = lt % 128u, grp = lt / 128u;
+// CHECK-SAME: for (uint c0 = 0u; c0 < 128u; c0 += 128u) {
+// CHECK-SAME: uvec4 q0 = b.d[cc0 * 128u + v];
+// CHECK-SAME: uvec4 q1 = b.d[cc1 * 128u + v];
+// CHECK-SAME: uint block = v / 1u;
+// CHECK-SAME: dq0 += w * x0[3]; }
+// CHECK-SAME: dq1 += w * x0[3]; }
+// CHECK: gpu.dispatch @matmul_nbits_gemv[1024, 1, 1]
+// CHECK-NOT: gpu.dispatch
+func.func @main(%x: tensor<1x4096xf32>, %s: tensor<4096x128xf32>) -> tensor<1x4096xf32> {
+  %b = onnx.Constant dense<119> : tensor<4096x128x16xui8>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 4096 : si64, N = 4096 : si64, block_size = 32 : si64} : (tensor<1x4096xf32>, tensor<4096x128x16xui8>, tensor<4096x128xf32>) -> tensor<1x4096xf32>
+  return %0 : tensor<1x4096xf32>
+}
+
+// -----
+
+// Three rows: words (the staged rows of x stay small), every weight
+// dequantized once for the three rows.
+// CHECK-LABEL: module
+// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK-SAME: readonly buffer B1 { uint d[]; } b;
+// CHECK-SAME: dq0 += w * x0[3]; dq1 += w * x1[3]; dq2 += w * x2[3]; }
+// CHECK-SAME: if (col0 + 0u < 20u) storeY(2u, col0 + 0u, red[512u + lt]);
+// CHECK: gpu.dispatch @matmul_nbits_gemv[3, 1, 1]
+// CHECK-NOT: gpu.dispatch
+func.func @main(%x: tensor<3x128xf32>, %s: tensor<20x2xf32>) -> tensor<3x20xf32> {
+  %b = onnx.Constant dense<119> : tensor<20x2x32xui8>
+  %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 128 : si64, N = 20 : si64, block_size = 64 : si64} : (tensor<3x128xf32>, tensor<20x2x32xui8>, tensor<20x2xf32>) -> tensor<3x20xf32>
+  return %0 : tensor<3x20xf32>
 }
 
 // -----
