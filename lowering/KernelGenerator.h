@@ -268,7 +268,7 @@ bool isExpandReadByRotary(Operation *op);
 ArrayRef<KernelGenerator> getPoolGenerators();
 ArrayRef<KernelGenerator> getDataMovementGenerators();
 ArrayRef<KernelGenerator> getTopKGenerators();
-/// NonZero and Compress whose data the host program knows
+/// NonZero, Compress and Unique: counts the host program knows or reads back
 /// (CompressKernels.cpp).
 ArrayRef<KernelGenerator> getCompressGenerators();
 ArrayRef<KernelGenerator> getBlockQuantizedGenerators();

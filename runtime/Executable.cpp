@@ -58,7 +58,8 @@ Executable::load(const Device &device, ModuleOp module,
   });
   bool readsValues = false;
   for (Operation &op : func->front())
-    readsValues |= isa<gpu::ExtractOp, gpu::RangeCountOp>(&op);
+    readsValues |=
+        isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ReadCountOp>(&op);
   if (isStatic && !readsValues) {
     std::vector<HostTensorRef> none;
     for (Type t : func->getFunctionType().getInputs())
@@ -157,6 +158,12 @@ LogicalResult Executable::createBuffers() {
   if (failed(ensureSize(buffers.back(), 1, MemoryKind::Device)) ||
       failed(ensureSize(inputStaging, kMinStagingBytes, MemoryKind::Upload)) ||
       failed(ensureSize(outputStaging, kMinStagingBytes, MemoryKind::Readback)))
+    return failure();
+  unsigned numReadCounts = 0;
+  for (Operation &op : func.front())
+    numReadCounts += isa<gpu::ReadCountOp>(&op);
+  if (numReadCounts &&
+      failed(ensureSize(countStaging, 8 * numReadCounts, MemoryKind::Readback)))
     return failure();
   return success();
 }
@@ -280,7 +287,15 @@ LogicalResult Executable::createPipelines() {
   sharedSets.resize(dispatches.size());
   // What the recordings read of the function, once.
   allocs = gpu::analyzeAllocs(func.front());
+  unsigned position = 0;
   for (Operation &op : func.front()) {
+    if (isa<gpu::DispatchOp>(&op))
+      dispatchSegment.push_back(readCounts.size());
+    if (auto count = dyn_cast<gpu::ReadCountOp>(&op)) {
+      readCounts.push_back(count);
+      cuts.push_back(position);
+    }
+    ++position;
     if (auto download = dyn_cast<gpu::DownloadOp>(&op))
       downloaded.insert(download.getSource());
     if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
@@ -288,6 +303,7 @@ LogicalResult Executable::createPipelines() {
     if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
       ++numMemoryValues;
   }
+  cuts.push_back(position);
   buildHostProgram();
   return success();
 }
@@ -379,6 +395,9 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
   uint32_t freshDescriptors = 0;
   SmallVector<MemoryAccess, 8> bindings;
   for (auto [n, dispatch] : llvm::enumerate(dispatches)) {
+    // Earlier segments' recordings bound theirs.
+    if (dispatchSegment[n] != r.level)
+      continue;
     FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
     if (failed(grid))
       return failure();
@@ -469,8 +488,13 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
 
 FailureOr<Executable::Recording *>
 Executable::getRecording(ArrayRef<HostTensorRef> inputs,
-                         const RunOptions &options, bool ahead) {
+                         const RunOptions &options, bool ahead,
+                         ArrayRef<int64_t> counts) {
   std::vector<int64_t> key = getRecordingKey(valueReaders, inputs, options);
+  if (!readCounts.empty()) {
+    key.push_back(-1);
+    llvm::append_range(key, counts);
+  }
   auto found = recordings.find(key);
   if (found != recordings.end()) {
     if (!ahead)
@@ -481,7 +505,9 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   auto r = std::make_unique<Recording>();
-  if (failed(resolveStates(*r, options)) || failed(evaluateHostOps(*r, inputs)))
+  r->level = counts.size();
+  if (failed(resolveStates(*r, options)) ||
+      failed(evaluateHostOps(*r, inputs, counts)))
     return failure();
   auto placing = Clock::now();
   double grown = counters.growMicroseconds;
@@ -592,9 +618,11 @@ LogicalResult Executable::record(Recording &r) {
                      "vkBeginCommandBuffer", loc)))
     return failure();
 
-  if (queryPool)
+  // A run's later segments add their timestamps to the first one's.
+  if (queryPool && r.level == 0)
     api.vkCmdResetQueryPool(commands, queryPool, 0, 2 * dispatches.size());
-  // The previous run (and the weight upload) used the same memory.
+  // The previous run (and the weight upload) used the same memory; a
+  // segment after a read count, the segment before it.
   recordFullBarrier(api, commands);
 
   HazardTracker hazards;
@@ -624,7 +652,25 @@ LogicalResult Executable::record(Recording &r) {
 
   unsigned dispatchNumber = 0;
   bool downloads = false;
+  // The ops of this recording's segment: from after the previous read
+  // count to the next (the whole block without read counts).
+  unsigned first = r.level ? cuts[r.level - 1] + 1 : 0, end = cuts[r.level];
+  unsigned position = 0;
   for (Operation &op : func.front()) {
+    unsigned at = position++;
+    if (at == end)
+      break;
+    if (at < first) {
+      // Whether the earlier segments' dispatches ran, for the profile.
+      if (auto dispatch = dyn_cast<gpu::DispatchOp>(&op)) {
+        FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
+        if (failed(grid))
+          return failure();
+        r.dispatched.push_back(!isEmptyGrid(*grid));
+        ++dispatchNumber;
+      }
+      continue;
+    }
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       MemoryAccess to = access(upload.getTarget(), true);
       if (to.begin == to.end)
@@ -723,6 +769,14 @@ LogicalResult Executable::record(Recording &r) {
     }
   }
 
+  if (r.level < readCounts.size()) {
+    // The count this segment computed goes to the host.
+    MemoryAccess from = access(readCounts[r.level].getView(), false);
+    beforeCommand(from);
+    copy(buffers[from.buffer]->getHandle(), from.begin,
+         countStaging->getHandle(), 8 * r.level, from.end - from.begin);
+    downloads = true;
+  }
   if (downloads) {
     auto toHost =
         makeVkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);

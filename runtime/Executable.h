@@ -237,15 +237,26 @@ private:
   LogicalResult checkInputs(ArrayRef<HostTensorRef> inputs,
                             const RunOptions &options, bool shapesOnly);
   /// The recording for `inputs` and `options`, from the cache or made now.
+  /// `counts` are the values of the first gpu.read_counts, read back by
+  /// this run so far: the recording is of the segment after them.
   FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs,
                                       const RunOptions &options = {},
-                                      bool ahead = false);
+                                      bool ahead = false,
+                                      ArrayRef<int64_t> counts = {});
+  /// launch() of a function with gpu.read_counts: runs each segment but the
+  /// last and reads its count back, then submits the last.
+  LogicalResult launchSegments(ArrayRef<HostTensorRef> inputs,
+                               const RunOptions &options);
+  /// Copies the inputs `r` stages, but those in `copied`, to staging.
+  LogicalResult stageInputs(Recording &r, ArrayRef<HostTensorRef> inputs,
+                            llvm::DenseSet<unsigned> &copied);
   /// Which state each argument and result of `options` uses, checked.
   LogicalResult resolveStates(Recording &r, const RunOptions &options);
   /// Makes the buffer of each state {index, size} at least `size` bytes,
   /// keeping what it holds.
   LogicalResult ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes);
-  LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs);
+  LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs,
+                                ArrayRef<int64_t> counts);
   LogicalResult placeMemory(Recording &r);
   LogicalResult createDescriptorSets(Recording &r);
   /// Allocates `count` sets of `layouts` from the pools, adding one if
@@ -317,6 +328,17 @@ private:
   llvm::DenseMap<Value, unsigned> hostSlots;
   std::vector<HostStep> hostProgram;
   std::vector<int64_t> hostConstants;
+
+  /// The gpu.read_counts in block order. They split the function into
+  /// segments: segment k runs the ops after read count k - 1 up to read
+  /// count k, and the last one the rest. `cuts` holds the block position of
+  /// each read count, then the number of ops in the block; each dispatch's
+  /// segment is in `dispatchSegment`. The counts come back through
+  /// `countStaging`, 8 bytes each.
+  SmallVector<gpu::ReadCountOp> readCounts;
+  SmallVector<unsigned> cuts;
+  std::vector<unsigned> dispatchSegment;
+  std::unique_ptr<Buffer> countStaging;
 
   /// Device memory kept between runs: one per StateBinding, each an index
   /// into `buffers`, with the bytes the last run that wrote it left.

@@ -105,16 +105,15 @@ void Executable::buildHostProgram() {
       hostConstants[slot] = constant.getValue();
       continue;
     }
-    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::HostArithOp,
-             gpu::SelectOp, gpu::AssertOp>(&op))
+    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::ReadCountOp,
+             gpu::HostArithOp, gpu::SelectOp, gpu::AssertOp>(&op))
       continue;
     HostStep step{&op, 0, {}};
-    // Dims, extracts and range counts read block arguments, which have no
-    // slot; an
-    // assert's operands are its condition, then the values its message
-    // shows.
+    // Dims, extracts and range counts read block arguments, and read counts
+    // a view, which have no slot; an assert's operands are its condition,
+    // then the values its message shows.
     for (Value operand : op.getOperands())
-      if (!isa<BlockArgument>(operand))
+      if (!isa<BlockArgument>(operand) && operand.getType().isIndex())
         step.operands.push_back(slotOf(operand));
     if (op.getNumResults())
       step.result = slotOf(op.getResult(0));
@@ -123,13 +122,20 @@ void Executable::buildHostProgram() {
 }
 
 LogicalResult Executable::evaluateHostOps(Recording &r,
-                                          ArrayRef<HostTensorRef> inputs) {
+                                          ArrayRef<HostTensorRef> inputs,
+                                          ArrayRef<int64_t> counts) {
   r.values.slots = &hostSlots;
   std::vector<int64_t> &v = r.values.data;
   v = hostConstants;
+  unsigned readCount = 0;
   for (const HostStep &step : hostProgram) {
     Operation &op = *step.op;
-    if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
+    if (isa<gpu::ReadCountOp>(&op)) {
+      // The ops after a count not read yet wait for a later segment.
+      if (readCount == counts.size())
+        break;
+      v[step.result] = counts[readCount++];
+    } else if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
       unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
       v[step.result] = inputs[arg].type.getShape()[dim.getIndex()];
     } else if (auto extract = dyn_cast<gpu::ExtractOp>(&op)) {
@@ -190,6 +196,15 @@ resolveShape(gpu::ViewType type, OperandRange dims, const HostValues &values) {
 
 LogicalResult Executable::placeMemory(Recording &r) {
   Block &block = func.front();
+  // Only the ops before the recording's cut have their host values. The
+  // allocs first used there are placed as the whole function's plan places
+  // them (by first use, first fit), so every segment finds the tensors of
+  // the segments before it where they left them.
+  unsigned cut = cuts[r.level];
+  SmallVector<gpu::AllocLiveness> allocs;
+  for (const gpu::AllocLiveness &t : this->allocs)
+    if (t.first < cut)
+      allocs.push_back(t);
   // The gpu.allocs, sized for these dims and placed by liveness.
   r.memory.reserve(numMemoryValues);
   SmallVector<uint64_t> sizes, reserved, offsets;
@@ -222,7 +237,10 @@ LogicalResult Executable::placeMemory(Recording &r) {
     r.memory[t.alloc->getResult(0)] = {runtimeArena, offset, offset + size,
                                        false};
 
+  unsigned position = 0;
   for (Operation &op : block) {
+    if (position++ == cut)
+      break;
     if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
       r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
                                         buffer.getType().getSize(), false};
@@ -275,7 +293,10 @@ LogicalResult Executable::placeMemory(Recording &r) {
     return slot;
   };
   SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
+  position = 0;
   for (Operation &op : block) {
+    if (position++ == cut)
+      break;
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
       MemoryAccess to = r.memory.lookup(upload.getTarget());

@@ -30,6 +30,9 @@ struct HostValues {
 };
 
 struct Executable::Recording {
+  /// The segment whose commands it holds (Executable::readCounts); its host
+  /// values and places cover that segment and those before it.
+  unsigned level = 0;
   /// Values of the host ops.
   HostValues values;
   /// Whether each dispatch (in order) runs: its grid is not empty.

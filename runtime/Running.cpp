@@ -10,6 +10,8 @@
 
 #include "ir/Diagnostics.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <cstring>
 
 namespace onyx::runtime {
@@ -83,11 +85,90 @@ LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
                           << " is in flight; finish it before the next";
   if (failed(checkInputs(inputs, options, /*shapesOnly=*/false)))
     return failure();
+  if (!readCounts.empty())
+    return launchSegments(inputs, options);
   FailureOr<Recording *> found = getRecording(inputs, options);
   if (failed(found))
     return failure();
   Recording &r = **found;
   lastStats = r.stats;
+  llvm::DenseSet<unsigned> copied;
+  if (failed(stageInputs(r, inputs, copied)) ||
+      failed(device.submit(r.commands, loc)))
+    return failure();
+  inFlight.emplace();
+  inFlight->recording = &r;
+  return success();
+}
+
+LogicalResult Executable::launchSegments(ArrayRef<HostTensorRef> inputs,
+                                         const RunOptions &options) {
+  Location loc = func.getLoc();
+  // Making a later segment's recording may grow a buffer, which loses what
+  // the earlier segments left there: the run then starts again, and finds
+  // every buffer large enough up to that segment (the sizes are the same
+  // each time), so each attempt gets further than the one before.
+  for (unsigned attempt = 0; attempt <= readCounts.size(); ++attempt) {
+    SmallVector<int64_t> counts;
+    llvm::DenseSet<unsigned> copied;
+    RecordingStats total;
+    unsigned growths = counters.bufferGrowths;
+    bool restart = false;
+    for (unsigned level = 0;; ++level) {
+      FailureOr<Recording *> found = getRecording(inputs, options,
+                                                  /*ahead=*/false, counts);
+      if (failed(found))
+        return failure();
+      Recording &r = **found;
+      if (level && counters.bufferGrowths != growths) {
+        restart = true;
+        break;
+      }
+      total.dispatches += r.stats.dispatches;
+      total.dispatchCalls += r.stats.dispatchCalls;
+      total.copies += r.stats.copies;
+      total.barriers += r.stats.barriers;
+      total.runtimeTensorBytes = r.stats.runtimeTensorBytes;
+      total.runtimeArenaBytes = r.stats.runtimeArenaBytes;
+      if (failed(stageInputs(r, inputs, copied)) ||
+          failed(device.submit(r.commands, loc)))
+        return failure();
+      if (level == readCounts.size()) {
+        lastStats = total;
+        inFlight.emplace();
+        inFlight->recording = &r;
+        return success();
+      }
+      if (failed(device.wait(loc)))
+        return failure();
+      gpu::ReadCountOp readCount = readCounts[level];
+      const char *at = countStaging->getMapped() + 8 * level;
+      int64_t count;
+      if (cast<gpu::ViewType>(readCount.getView().getType())
+              .getElementType()
+              .getIntOrFloatBitWidth() == 32) {
+        int32_t narrow;
+        std::memcpy(&narrow, at, 4);
+        count = narrow;
+      } else {
+        std::memcpy(&count, at, 8);
+      }
+      if (count < 0)
+        return readCount.emitOpError()
+               << "read a count of " << count << " at run time";
+      counts.push_back(count);
+    }
+    if (!restart)
+      break;
+  }
+  return emitError(loc) << "@" << func.getSymName()
+                        << " grew its buffers at every segment of a run";
+}
+
+LogicalResult Executable::stageInputs(Recording &r,
+                                      ArrayRef<HostTensorRef> inputs,
+                                      llvm::DenseSet<unsigned> &copied) {
+  Location loc = func.getLoc();
   for (auto [arg, index] : r.argumentStates) {
     const State &state = states[index];
     uint64_t bytes = inputs[arg].type.getNumElements() *
@@ -101,14 +182,9 @@ LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
   }
   // Empty tensors have no bytes (and maybe no data pointer) to copy.
   for (auto &[arg, slot] : r.inputSlots)
-    if (slot.size)
+    if (slot.size && copied.insert(arg).second)
       std::memcpy(inputStaging->getMapped() + slot.offset,
                   inputs[arg].data.data(), slot.size);
-
-  if (failed(device.submit(r.commands, loc)))
-    return failure();
-  inFlight.emplace();
-  inFlight->recording = &r;
   return success();
 }
 
@@ -191,9 +267,9 @@ LogicalResult Executable::readProfile(const Recording &r) {
   profile.clear();
   for (auto [i, dispatch] : llvm::enumerate(dispatches)) {
     uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
-    profile.push_back(
-        {dispatch, elapsed * device.getInfo().timestampPeriodNs / 1000.0,
-         i < r.dispatched.size() && r.dispatched[i]});
+    profile.push_back({dispatch,
+                       elapsed * device.getInfo().timestampPeriodNs / 1000.0,
+                       i < r.dispatched.size() && r.dispatched[i]});
   }
   profileSpan = 0;
   if (!dispatches.empty())

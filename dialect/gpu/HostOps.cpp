@@ -1,5 +1,6 @@
 //===- HostOps.cpp - Integer work the runtime does on the host ------------===//
 #include "dialect/gpu/HostOps.h"
+#include "dialect/gpu/GpuTypes.h"
 #include "dialect/gpu/OpAsmHelpers.h"
 
 #include "ir/BuiltinOps.h"
@@ -188,6 +189,51 @@ std::optional<int64_t> evaluateRangeCount(double start, double limit,
     return std::nullopt;
   }
   return n <= 0 ? 0 : int64_t(n);
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.read_count
+//===----------------------------------------------------------------------===//
+
+void ReadCountOp::build(OpBuilder &builder, OperationState &state, Value view) {
+  state.addOperands(view);
+  state.addTypes({builder.getIndexType()});
+}
+
+LogicalResult ReadCountOp::verify() {
+  if (state->getNumOperands() != 1)
+    return emitOpError("reads one view");
+  auto type = dyn_cast<ViewType>(getView().getType());
+  auto element =
+      type ? dyn_cast<IntegerType>(type.getElementType()) : IntegerType();
+  if (!type || !type.hasStaticShape() ||
+      type.getTensorType().getNumElements() != 1 || !element ||
+      (element.getWidth() != 32 && element.getWidth() != 64))
+    return emitOpError() << "reads a view of one i32 or i64 element, got "
+                         << getView().getType();
+  if (!isa_and_nonnull<FuncOp>(state->getParentOp()))
+    return emitOpError("must be in the body of a func.func");
+  return verifyIndexResult(state);
+}
+
+void ReadCountOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printOperand(getView());
+  p.printOptionalAttrDict(state->getAttrs());
+  p << " : ";
+  p.printType(getView().getType());
+}
+
+ParseResult ReadCountOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand view;
+  Type type;
+  if (parser.parseOperand(view) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(view, type, result.operands))
+    return failure();
+  result.addTypes({parser.getBuilder().getIndexType()});
+  return success();
 }
 
 void ConstantOp::build(OpBuilder &builder, OperationState &state,
@@ -489,8 +535,8 @@ ParseResult AssertOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 bool isHostOp(Operation *op) {
-  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, RangeCountOp, SelectOp,
-             AssertOp>(op);
+  return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, RangeCountOp,
+             ReadCountOp, SelectOp, AssertOp>(op);
 }
 
 } // namespace onyx::gpu

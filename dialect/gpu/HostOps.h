@@ -11,6 +11,7 @@
 //   %e = gpu.muli %n, %c                            one row of the table below
 //   %g = gpu.ceildivi %e, %c
 //   %r = gpu.range_count %s, %l, %d : tensor<f32>   a float Range's length
+//   %c = gpu.read_count %v : !gpu.view<1xi32>      a count kernels wrote
 //   %s = gpu.select %cond, %a, %b                   %cond ? %a : %b
 //   gpu.assert %ok, %g {message = "..."}            fail the run where 0
 //
@@ -114,6 +115,27 @@ public:
 /// fails.
 std::optional<int64_t> evaluateRangeCount(double start, double limit,
                                           double delta, std::string &error);
+
+/// `%n = gpu.read_count %view : !gpu.view<1xi32>`: a count that kernels
+/// before it computed (how many elements a NonZero or Compress selects, how
+/// many distinct items Unique finds), read back from device memory while the
+/// function runs. The runtime splits the run there: it submits the commands
+/// before the op, waits for them, reads the view's one element (i32 or i64),
+/// and only then evaluates the host ops after it and records the rest
+/// (docs/ARCHITECTURE.md, "Data-dependent sizes on Vulkan"). A negative
+/// count is an error of the run at the op.
+class ReadCountOp : public Op<ReadCountOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.read_count"; }
+
+  static void build(OpBuilder &builder, OperationState &state, Value view);
+  Value getView() { return state->getOperand(0); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
 
 /// `%r = gpu.select %cond, %a, %b`: `a` where `cond` is not 0, else `b`.
 class SelectOp : public Op<SelectOp> {

@@ -107,3 +107,21 @@ func.func @main(%arg0: tensor<i64>) {
   %n = gpu.range_count %arg0, %arg0, %arg0 : tensor<i64>
   return
 }
+
+// -----
+
+func.func @main() {
+  %v = gpu.alloc() : !gpu.view<2xi32>
+  // expected-error @+1 {{'gpu.read_count' op reads a view of one i32 or i64 element, got !gpu.view<2xi32>}}
+  %n = gpu.read_count %v : !gpu.view<2xi32>
+  return
+}
+
+// -----
+
+func.func @main() {
+  %v = gpu.alloc() : !gpu.view<1xf32>
+  // expected-error @+1 {{'gpu.read_count' op reads a view of one i32 or i64 element, got !gpu.view<1xf32>}}
+  %n = gpu.read_count %v : !gpu.view<1xf32>
+  return
+}
