@@ -11,6 +11,11 @@
 // composes, so the coordinates of an input are those it takes relative to
 // the output, whatever path leads there.
 //
+// Where no input is broadcast (each is read at the output's index or is a
+// single value) and the inputs and the result are 32-bit types, the kernel
+// is vectorized instead: the tree becomes a function of one element's
+// values and each invocation reads and writes four vec4s (vectorMain).
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/ElementwiseKernels.h"
@@ -264,6 +269,116 @@ bool isFusibleElementwise(Operation *op) {
   return name == "onnx.Cast" || name == "onnx.Clip" || name == "onnx.Where";
 }
 
+static std::string kernelName(ArrayRef<Operation *> ops) {
+  return ops.size() == 1
+             ? llvm::StringRef(ops.front()->getName().getStringRef())
+                   .drop_front(5)
+                   .lower()
+             : "fused";
+}
+
+/// The vec4 type of elements of `type` stored as 32-bit words (f32, i32,
+/// ui32), or empty.
+static std::string vectorType(Type type) {
+  std::string storage = glsl::storageType(type);
+  return storage == "float"  ? "vec4"
+         : storage == "int"  ? "ivec4"
+         : storage == "uint" ? "uvec4"
+                             : "";
+}
+
+/// vec4s each invocation of a vectorized kernel loads per input.
+constexpr unsigned kVectorsPerInvocation = 4;
+
+/// The functions of a vectorized elementwise kernel: `elem`, the tree on
+/// one element's input values (`code` binds the result to `value`), and a
+/// main in which each invocation reads kVectorsPerInvocation vec4s of each
+/// input (`vector`: the inputs read at the output's index; the others are
+/// single values, read once) and writes as many of the result. Element i
+/// of the first vec4s of a workgroup is read by invocation i, so a warp's
+/// load or store is 512 contiguous bytes (whole 128-byte lines), and all
+/// of an invocation's loads are issued before its first store, so 64 bytes
+/// per input are in flight per invocation: far fewer invocations (and
+/// index computations) per byte than one element each, which left a large
+/// elementwise kernel well short of the copy bandwidth of the GPU. Loads
+/// before stores also keep an output that shares its input's memory
+/// correct. The last count % 4 elements are written one each by the
+/// first invocations, as components of the last, partial vec4.
+static std::string vectorMain(ArrayRef<Type> inputTypes, ArrayRef<bool> vector,
+                              Type resultType, StringRef code, StringRef value,
+                              Size count, const std::string &countText,
+                              uint32_t wg) {
+  std::string s;
+  unsigned out = inputTypes.size();
+  // Only the vec4 view of a binding is declared (a binding declared twice
+  // would be two storage buffers to the module's reflection); the tail
+  // indexes a component of it.
+  for (auto [i, type] : llvm::enumerate(inputTypes))
+    s += vector[i]
+             ? fmt::format("layout(set = 0, binding = {0}, std430) "
+                           "readonly buffer B{0} {{ {1} d[]; }} in{0};\n",
+                           i, vectorType(type))
+             : glsl::buffer(i, gpu::Access::Read, type, fmt::format("in{}", i));
+  s += fmt::format("layout(set = 0, binding = {0}, std430) writeonly buffer "
+                   "B{0} {{ {1} d[]; }} result;\n",
+                   out, vectorType(resultType));
+  std::string params;
+  for (auto [i, type] : llvm::enumerate(inputTypes))
+    params +=
+        fmt::format("{}{} x{}", i ? ", " : "", glsl::computeType(type), i);
+  s += fmt::format("{} elem({}) {{\n{}  return {};\n}}\n",
+                   glsl::computeType(resultType), params, code.str(),
+                   value.str());
+  s += "void main() {\n";
+  s += fmt::format("  uint n4 = {} / 4u;\n", countText);
+  s += fmt::format("  uint j0 = gl_WorkGroupID.x * {} + "
+                   "gl_LocalInvocationID.x;\n",
+                   glsl::uintLiteral(int64_t(wg) * kVectorsPerInvocation));
+  unsigned n = kVectorsPerInvocation;
+  for (auto [i, type] : llvm::enumerate(inputTypes))
+    s += vector[i]
+             ? fmt::format("  {} l{}[{}];\n", vectorType(type), i, n)
+             : fmt::format("  {} x{} = {};\n", glsl::computeType(type), i,
+                           glsl::load(type, fmt::format("in{}", i), "0u"));
+  s += fmt::format("  for (uint u = 0u; u < {}u; ++u) {{\n"
+                   "    uint j = j0 + u * {}u;\n"
+                   "    if (j < n4) {{\n",
+                   n, wg);
+  for (unsigned i = 0; i < inputTypes.size(); ++i)
+    if (vector[i])
+      s += fmt::format("      l{0}[u] = in{0}.d[j];\n", i);
+  s += "    }\n  }\n";
+  auto args = [&](StringRef component) {
+    std::string a;
+    for (unsigned i = 0; i < inputTypes.size(); ++i)
+      a += (i ? ", " : "") + (vector[i]
+                                  ? fmt::format("l{}[u].{}", i, component.str())
+                                  : fmt::format("x{}", i));
+    return a;
+  };
+  s += fmt::format("  for (uint u = 0u; u < {}u; ++u) {{\n"
+                   "    uint j = j0 + u * {}u;\n"
+                   "    if (j < n4)\n"
+                   "      result.d[j] = {}(elem({}), elem({}), elem({}), "
+                   "elem({}));\n"
+                   "  }}\n",
+                   n, wg, vectorType(resultType), args("x"), args("y"),
+                   args("z"), args("w"));
+  if (!count.isStatic() || count.constant % 4) {
+    // 32-bit types: a component is the element, loaded and stored as is.
+    std::string a;
+    for (unsigned i = 0; i < inputTypes.size(); ++i)
+      a += (i ? ", " : "") + (vector[i] ? fmt::format("in{}.d[n4][t]", i)
+                                        : fmt::format("x{}", i));
+    s += fmt::format("  uint t = gl_GlobalInvocationID.x;\n"
+                     "  if (t < {} - n4 * 4u)\n"
+                     "    result.d[n4][t] = elem({});\n",
+                     countText, a);
+  }
+  s += "}\n";
+  return s;
+}
+
 /// Lowers `ops` (a tree in order, the last one producing `result`) that
 /// read `inputs` (the values bound to the kernel, one binding each).
 /// `shapes` are the shapes of Expand ops known only at run time (shape
@@ -319,6 +434,13 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   KernelSizes sizes(ctx);
   std::string decls, loads;
   bool needCoordinates = false;
+  // Whether every input is read at the output's index (or is one value)
+  // and all of them and the result are stored as 32-bit words: then each
+  // invocation reads and writes vec4s (see vectorMain).
+  bool vectorizable =
+      ctx.getTarget().minStorageBufferOffsetAlignment % 16 == 0 &&
+      !vectorType(resultType.getElementType()).empty();
+  SmallVector<bool> vectorInputs;
   SmallVector<Value> bindings;
   auto sameSize = [](Size a, Size b) {
     return a.isStatic() == b.isStatic() &&
@@ -356,6 +478,9 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                 });
     bool single = type.hasStaticShape() && type.getNumElements() == 1;
     needCoordinates |= !same && !single;
+    vectorInputs.push_back(same && !single);
+    vectorizable &=
+        single || (same && !vectorType(type.getElementType()).empty());
     std::string index = same ? "i" : sizes.broadcastIndex(dims, rank, "c");
     std::string var = fmt::format("x{}", i);
     loads +=
@@ -380,6 +505,33 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
     return failure();
 
   uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+  if (vectorizable) {
+    SmallVector<Type> inputTypes;
+    for (Value input : kernelInputs)
+      inputTypes.push_back(elementTypeOf(input));
+    KernelSpec spec;
+    spec.name = kernelName(ops);
+    spec.glsl =
+        glsl::header({wg, 1, 1}) + sizes.declaration() +
+        glsl::helpers(writer.code) +
+        vectorMain(inputTypes, vectorInputs, resultType.getElementType(),
+                   writer.code, value, count, sizes.get(count), wg);
+    for (unsigned i = 0; i < kernelInputs.size(); ++i)
+      spec.bindings.push_back(gpu::Access::Read);
+    spec.bindings.push_back(gpu::Access::Write);
+    spec.workgroupSize = {wg, 1, 1};
+    SmallVector<OpFoldResult> push;
+    sizes.addTo(spec, push);
+    KernelRef kernel = ctx.getOrCreateKernel(spec);
+    int64_t perGroup = int64_t(wg) * kVectorsPerInvocation * 4;
+    if (count.isStatic() && !sizes.isDynamic())
+      ctx.dispatch(kernel, {glsl::ceilDiv(count.constant, perGroup), 1, 1},
+                   bindings);
+    else
+      ctx.dispatch(kernel, {ctx.ceilDiv(count, perGroup), 1, 1}, bindings,
+                   push);
+    return success();
+  }
   std::string main =
       fmt::format("void main() {{\n"
                   "  uint i = gl_GlobalInvocationID.x;\n"
@@ -389,11 +541,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
       loads + writer.code + "  " +
       glsl::store(resultType.getElementType(), "result", "i", value) + "\n}\n";
   KernelSpec spec;
-  spec.name = ops.size() == 1
-                  ? llvm::StringRef(ops.front()->getName().getStringRef())
-                        .drop_front(5)
-                        .lower()
-                  : "fused";
+  spec.name = kernelName(ops);
   spec.glsl = glsl::header({wg, 1, 1}) + sizes.declaration() + decls +
               glsl::helpers(writer.code) + main;
   for (unsigned i = 0; i < kernelInputs.size(); ++i)
