@@ -274,6 +274,80 @@ LogicalResult dropTrivialGroupIndex(Operation *op, PatternRewriter &rewriter) {
                           operands, op->getAttrs());
 }
 
+/// Add(MatMulNBits(...), c) with c a constant vector of N values (of any
+/// rank whose other dims are 1, on either side) is MatMulNBits with bias c,
+/// added to the bias it has if that is a constant too: the kernels add the
+/// bias as they store, which saves a dispatch per product in a decoder
+/// whose linear layers have biases.
+LogicalResult absorbBiasAdd(Operation *op, PatternRewriter &rewriter) {
+  for (unsigned side = 0; side < 2; ++side) {
+    Value product = op->getOperand(side), other = op->getOperand(1 - side);
+    Operation *matmul =
+        getDefiningOp(product, "onnx.com.microsoft.MatMulNBits");
+    if (!matmul || !product.hasOneUse() ||
+        !haveSameType(product, op->getResult(0)))
+      continue;
+    DenseElementsAttr constant = getConstantValue(other);
+    auto type = dyn_cast<RankedTensorType>(other.getType());
+    auto resultType = cast<RankedTensorType>(product.getType());
+    int64_t n = OpAttrs(matmul).getInt("N");
+    if (!constant || !type ||
+        type.getElementType() != resultType.getElementType() ||
+        type.getRank() > resultType.getRank() || type.getNumElements() != n ||
+        (type.getRank() > 0 && type.getShape().back() != n))
+      continue;
+    std::optional<Tensor> add = Tensor::fromAttr(constant);
+    if (!add)
+      continue;
+    Tensor bias = add->reshape({n});
+    bool hasBias =
+        matmul->getNumOperands() > 5 && !isNoValue(matmul->getOperand(5));
+    if (hasBias) {
+      DenseElementsAttr old = getConstantValue(matmul->getOperand(5));
+      std::optional<Tensor> oldBias =
+          old ? Tensor::fromAttr(old) : std::nullopt;
+      if (!oldBias)
+        continue;
+      // Rounded once to the element type, as the Add would round it.
+      Tensor sum(bias.getElementType(), {n});
+      for (int64_t i = 0; i < n; ++i)
+        sum.setDouble(i, oldBias->getDouble(i) + bias.getDouble(i));
+      bias = std::move(sum);
+    }
+    SmallVector<Value> operands(matmul->getOperands());
+    SmallVector<Operation *> created;
+    Context *ctx = rewriter.getContext();
+    while (operands.size() < 5) {
+      OperationState state(matmul->getLoc(), "onnx.NoValue");
+      state.addAttribute("value", UnitAttr::get(ctx));
+      state.addTypes(NoneType::get(ctx));
+      created.push_back(rewriter.create(state));
+      operands.push_back(created.back()->getResult(0));
+    }
+    Value biasValue = createConstant(rewriter, op->getLoc(), bias.toAttr(ctx));
+    created.push_back(biasValue.getDefiningOp());
+    if (operands.size() == 5)
+      operands.push_back(biasValue);
+    else
+      operands[5] = biasValue;
+    Operation *fused = createOpOrNull(rewriter, matmul->getLoc(),
+                                      "onnx.com.microsoft.MatMulNBits",
+                                      operands, matmul->getAttrs());
+    if (!fused || !haveSameType(fused->getResult(0), op->getResult(0))) {
+      // Leaves the IR as it was.
+      if (fused)
+        rewriter.eraseOp(fused);
+      for (Operation *c : llvm::reverse(created))
+        rewriter.eraseOp(c);
+      return failure();
+    }
+    rewriter.replaceOp(op, fused->getResults());
+    rewriter.eraseOp(matmul);
+    return success();
+  }
+  return failure();
+}
+
 const OpDef matMulNBitsDef = {
     {"onnx.com.microsoft.MatMulNBits", matMulNBitsOperands, matMulNBitsResults,
      matMulNBitsAttrs, OpTrait::Pure},
@@ -283,6 +357,8 @@ const OpDef matMulNBitsDef = {
     [](PatternSet &patterns, Context *) {
       addPattern(patterns, "onnx.com.microsoft.MatMulNBits",
                  dropTrivialGroupIndex, "drop-trivial-g-idx");
+      addPattern(patterns, "onnx.Add", absorbBiasAdd,
+                 "absorb-bias-add-into-matmul-nbits");
     },
 };
 
