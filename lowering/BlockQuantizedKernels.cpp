@@ -38,11 +38,13 @@
 // partial sums of a column meet in shared memory as a tree of fixed shape
 // over its lanes, and the first lane stores the column (adding the bias).
 //
-// Larger M is a tiled kernel: a workgroup computes 32 x 64 outputs,
+// Larger M is a tiled kernel: a workgroup computes 64 x 64 outputs,
 // stepping 16 along k (so a step never leaves a block); its threads copy the
-// A tile and dequantize the B tile into shared memory, then each
-// accumulates 2 x 4 outputs. Where M is known only at run time both are
-// dispatched and the run zeroes one grid, as the MatMul lowering does.
+// A tile and dequantize the B tile (a word of B per invocation, one scale
+// for its four values) into shared memory, then each accumulates 4 x 4
+// outputs from a vec4 of each tile per k (see nbitsTiled). Where M is known
+// only at run time both are dispatched and the run zeroes one grid, as the
+// MatMul lowering does.
 //
 // Zero points, constants, are repacked at compile time into what the
 // kernel reads best: one byte per block (uint8 zero points of any bits) or
@@ -77,7 +79,7 @@ namespace {
 std::string (&u)(int64_t) = glsl::uintLiteral;
 
 /// The tiled kernel's tile.
-constexpr int64_t kTileM = 32, kTileN = 64, kTileK = 16;
+constexpr int64_t kTileM = 64, kTileN = 64, kTileK = 16;
 
 bool hasOperand(Operation *op, unsigned i) {
   return op->getNumOperands() > i && !onnx::isNoValue(op->getOperand(i));
@@ -379,69 +381,80 @@ std::string nbitsGemv(const NBitsProblem &p, const GemvPlan &g,
   return s;
 }
 
-/// The tiled kernel for any number of rows (`m` as GLSL).
+/// The tiled kernel for any number of rows (`m` as GLSL): a workgroup of
+/// 256 computes 64 x 64 outputs, 4 x 4 per invocation, stepping 16 along k
+/// (a step never leaves a block). Each step it copies the A tile and the
+/// dequantized B tile into shared memory k-major (a row of 64 values padded
+/// to 68, so the copies' stores meet at most in pairs on a bank); each
+/// invocation then reads a vec4 of A and one of B per k, 16 FMAs for two
+/// shared loads, and a warp's 16 B vec4s are 256 contiguous bytes.
 std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
   std::string s = glsl::header({256, 1, 1});
   s += nbitsCommon(p, "uint");
-  s += unpackFunction("quant", "b", p.bits);
-  s += fmt::format("shared float as[{}][{}];\n", kTileM, kTileK);
-  s += fmt::format("shared float bs[{}][{}];\n", kTileK, kTileN);
-  int64_t perBlock = p.blockSize; // values per block, padded rows included
+  s += fmt::format("shared vec4 as4[{0}][{1}];\n"
+                   "shared vec4 bs4[{0}][{1}];\n",
+                   kTileK, kTileM / 4 + 1);
+  int64_t wordsPerRow = p.blocks * p.blob / 4;
   s += "void main() {\n"
        "  uint lt = gl_LocalInvocationID.x;\n"
        "  uint tx = lt % 16u, ty = lt / 16u;\n";
   s += fmt::format("  uint m0 = gl_WorkGroupID.y * {}, n0 = gl_WorkGroupID.x "
                    "* {};\n",
                    u(kTileM), u(kTileN));
-  s += "  float acc[2][4];\n"
-       "  for (uint i = 0u; i < 2u; ++i)\n"
-       "    for (uint j = 0u; j < 4u; ++j) acc[i][j] = 0.0;\n";
+  s += "  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), "
+       "acc3 = vec4(0.0);\n"
+       // The copies: invocation lt fills row (or column) lr, k lq .. lq + 3.
+       "  uint lr = lt / 4u, lq = (lt % 4u) * 4u;\n";
+  s += fmt::format("  bool arow = m0 + lr < {};\n", m);
+  // Columns past N dequantize the last column and store nothing.
+  s += fmt::format("  uint bcol = min(n0 + lr, {});\n", u(p.n - 1));
   s += fmt::format("  for (uint k0 = 0u; k0 < {}; k0 += {}u) {{\n", u(p.k),
                    kTileK);
-  // A: 32 x 16 values, 2 per thread.
-  s += "    for (uint i = 0u; i < 2u; ++i) {\n"
-       "      uint e = lt + i * 256u, r = e / 16u, kk = e % 16u;\n";
-  s += fmt::format("      as[r][kk] = m0 + r < {} ? loadA(m0 + r, k0 + kk) : "
-                   "0.0;\n",
-                   m);
-  s += "    }\n";
-  // B: 16 x 64 values, 4 per thread, all of one block.
-  s += "    {\n"
-       "      uint c = lt / 4u, kq = (lt % 4u) * 4u;\n"
-       "      uint col = n0 + c;\n";
-  s += fmt::format("      uint block = k0 / {};\n", u(perBlock));
-  s += fmt::format("      bool live = col < {};\n", u(p.n));
-  s += fmt::format("      uint blk = min(col, {}) * {} + block;\n", u(p.n - 1),
-                   u(p.blocks));
-  s += "      float sc = scaleOf(blk), zp = zeroOf(blk);\n";
-  s += "      for (uint i = 0u; i < 4u; ++i) {\n"
-       "        uint k = k0 + kq + i;\n";
-  s += fmt::format("        float w = 0.0;\n"
-                   "        if (live && k < {}) w = (float(quant(col * {} + "
-                   "k)) - zp) * sc;\n",
-                   u(p.k), u(p.blocks * p.blockSize));
-  s += "        bs[kq + i][c] = w;\n"
-       "      }\n"
-       "    }\n"
+  s += "    for (uint i = 0u; i < 4u; ++i) {\n"
+       "      uint k = k0 + lq + i;\n";
+  s += fmt::format(
+      "      as4[lq + i][lr >> 2u][lr & 3u] = arow && k < {} ? {} : 0.0;\n",
+      u(p.k), glsl::load(p.et, "a", fmt::format("(m0 + lr) * {} + k", u(p.k))));
+  s += "    }\n"
+       "    {\n";
+  // The four values of B lie in one word (4 x bits <= 32, aligned).
+  s += fmt::format("      uint blk = bcol * {} + k0 / {};\n", u(p.blocks),
+                   u(p.blockSize));
+  // As in the matrix-vector kernel: (2^23 + q) - (2^23 + z) is q - z.
+  s += p.floatZeros
+           ? "      float sc = scaleOf(blk), zb = 8388608.0, zf = "
+             "zeroOf(blk);\n"
+           : "      float sc = scaleOf(blk), zb = 8388608.0 + zeroOf(blk);\n";
+  s += fmt::format("      uint bit = (k0 + lq) * {};\n", u(p.bits));
+  s += fmt::format("      uint w = b.d[bcol * {} + (bit >> 5u)] >> (bit & "
+                   "31u);\n",
+                   u(wordsPerRow));
+  s += "      for (uint i = 0u; i < 4u; ++i)\n";
+  s +=
+      fmt::format("        bs4[lq + i][lr >> 2u][lr & 3u] = "
+                  "(uintBitsToFloat(((w >> (i * {})) & {}) | 0x4B000000u) - "
+                  "zb{}) * sc;\n",
+                  u(p.bits), u((1 << p.bits) - 1), p.floatZeros ? " - zf" : "");
+  s += "    }\n"
        "    barrier();\n";
   s += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", kTileK);
-  s += "      vec4 bv = vec4(bs[kk][tx * 4u], bs[kk][tx * 4u + 1u], "
-       "bs[kk][tx * 4u + 2u], bs[kk][tx * 4u + 3u]);\n"
-       "      for (uint i = 0u; i < 2u; ++i) {\n"
-       "        float av = as[ty * 2u + i][kk];\n"
-       "        for (uint j = 0u; j < 4u; ++j) acc[i][j] += av * bv[j];\n"
-       "      }\n"
+  s += "      vec4 av = as4[kk][ty], bv = bs4[kk][tx];\n"
+       "      acc0 += av.x * bv;\n"
+       "      acc1 += av.y * bv;\n"
+       "      acc2 += av.z * bv;\n"
+       "      acc3 += av.w * bv;\n"
        "    }\n"
        "    barrier();\n"
        "  }\n";
-  s += "  for (uint i = 0u; i < 2u; ++i)\n"
-       "    for (uint j = 0u; j < 4u; ++j) {\n"
-       "      uint row = m0 + ty * 2u + i, col = n0 + tx * 4u + j;\n";
-  s += fmt::format("      if (row < {} && col < {}) storeY(row, col, "
-                   "acc[i][j]);\n",
-                   m, u(p.n));
-  s += "    }\n"
-       "}\n";
+  for (int i = 0; i < 4; ++i) {
+    s += fmt::format("  if (m0 + ty * 4u + {} < {}) {{\n", u(i), m);
+    for (int j = 0; j < 4; ++j)
+      s += fmt::format("    if (n0 + tx * 4u + {0}u < {1}) storeY(m0 + ty * "
+                       "4u + {2}u, n0 + tx * 4u + {0}u, acc{2}[{0}]);\n",
+                       j, u(p.n), i);
+    s += "  }\n";
+  }
+  s += "}\n";
   return s;
 }
 

@@ -118,13 +118,17 @@ func.func @main(%x: tensor<3x128xf32>, %s: tensor<20x2xf32>) -> tensor<3x20xf32>
 
 // -----
 
-// Eight rows: the tiled kernel, 32 x 64 outputs per workgroup, the B tile
-// dequantized into shared memory; uint8 zero points repacked to a byte per
-// block.
+// Eight rows: the tiled kernel, 64 x 64 outputs per workgroup, the A tile
+// and the dequantized B tile in shared memory k-major (rows of 64 padded to
+// 68), 4 x 4 outputs per invocation from a vec4 of each per k; uint8 zero
+// points repacked to a byte per block.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul_nbits(read, read, read, read, write) workgroup_size(256, 1, 1)
 // CHECK-SAME: return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & 255u);
-// CHECK-SAME: shared float bs[16][64];
+// CHECK-SAME: shared vec4 bs4[16][17];
+// CHECK-SAME: uint w = b.d[bcol * 16u + (bit >> 5u)] >> (bit & 31u);
+// CHECK-SAME: vec4 av = as4[kk][ty], bv = bs4[kk][tx];
+// CHECK-SAME: acc3 += av.w * bv;
 // CHECK: gpu.dispatch @matmul_nbits[2, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<8x128xf32>, %s: tensor<72x2xf32>) -> tensor<8x72xf32> {
