@@ -16,6 +16,11 @@ namespace {
 /// Short, as kernels spell many literals.
 std::string (&u)(int64_t) = glsl::uintLiteral;
 
+/// The most work of one workgroup that is cheaper than a second dispatch
+/// (isCheapTile).
+constexpr int64_t kCheapTileMacs = int64_t(1) << 18;
+constexpr int64_t kCheapTileBytes = 256 * 1024;
+
 unsigned getComputeBytes(Type elementType) {
   std::string type = glsl::computeType(elementType);
   return type == "double" || type == "int64_t" || type == "uint64_t" ? 8 : 4;
@@ -317,6 +322,18 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
   return decls + p.globals + glsl::helpers(fn) + fn;
 }
 
+namespace {
+/// Whether one workgroup summing all of k for `rows` x `cols` outputs takes
+/// less than a second dispatch and its barrier cost (about 3 us on a large
+/// GPU): at most 2^18 multiply-adds (about 1 us of one multiprocessor) and
+/// at most 256 KiB of operands read (about what one multiprocessor reads in
+/// those 3 us). Splitting such a k among workgroups does not pay.
+bool isCheapTile(uint64_t rows, uint64_t cols, uint64_t k, uint64_t bytes) {
+  return rows * cols * k <= kCheapTileMacs &&
+         (rows + cols) * k * bytes <= kCheapTileBytes;
+}
+} // namespace
+
 GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
                            const gpu::TargetDesc &target) {
   GemmTile t = base;
@@ -328,8 +345,7 @@ GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
       t.bn /= 2;
   }
   uint64_t k = uint64_t(nominal(p.k));
-  if (uint64_t(t.bm) * t.bn * k > (1u << 18) ||
-      (t.bm + t.bn) * k * getComputeBytes(p.elementType) > 256 * 1024)
+  if (!isCheapTile(t.bm, t.bn, k, getComputeBytes(p.elementType)))
     return base;
   // Groups of up to 32 threads (a warp on NVIDIA): each thread of a group
   // takes more outputs, along the longer side first, until they fit.
@@ -382,6 +398,16 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
   if (isStatic(p) || glsl::computeType(p.elementType) != "float" ||
       (p.k.isStatic() && p.k.constant < 128))
     return {};
+  // A split pays only where a workgroup's whole k costs more than a second
+  // dispatch: never where that holds even for a tile's every row (a decode
+  // step's small products then stay one dispatch), else only in runs whose
+  // rows make it so.
+  uint64_t bytes = getComputeBytes(p.elementType);
+  if (p.n.isStatic() && p.k.isStatic() &&
+      isCheapTile(p.m.isStatic() ? std::min<uint64_t>(p.m.constant, t.bm)
+                                 : t.bm,
+                  std::min<uint64_t>(p.n.constant, t.bn), p.k.constant, bytes))
+    return {};
   // chooseGemmSplit's rule on the host, for the run's sizes.
   // (An empty product, whose grids are empty, still evaluates this.)
   Size tiles = ctx.atLeast(ctx.mul(ctx.mul(ctx.ceilDiv(p.n, int64_t(t.bn)),
@@ -398,6 +424,19 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
   // Fewer than 128 tiles (tiles - 126 >= 2) and at least 2 splits.
   split.gate = ctx.mul(ctx.sub(1, ctx.broadcastFactor(ctx.sub(tiles, 126))),
                        ctx.broadcastFactor(split.splits));
+  // ... and where a tile's whole k is not cheap (isCheapTile) for the run's
+  // rows: more than kCheapTileMacs multiply-adds or kCheapTileBytes read
+  // (broadcastFactor(x + 1) is 1 for x > 0).
+  Size rows = ctx.min(p.m, int64_t(t.bm)), cols = ctx.min(p.n, int64_t(t.bn));
+  Size macs = ctx.mul(ctx.mul(rows, cols), p.k);
+  Size read = ctx.mul(ctx.mul(ctx.arith("gpu.addi", rows, cols), p.k),
+                      int64_t(bytes));
+  Size costly = ctx.min(
+      ctx.arith("gpu.addi",
+                ctx.broadcastFactor(ctx.sub(macs, kCheapTileMacs - 1)),
+                ctx.broadcastFactor(ctx.sub(read, kCheapTileBytes - 1))),
+      int64_t(1));
+  split.gate = ctx.mul(split.gate, costly);
   return split;
 }
 

@@ -57,16 +57,17 @@
 // RUN:   --input-set='@%t/q1.npy;@%t/k2.npy;@%t/v2.npy' | FileCheck %s --check-prefix=ATTENTION
 
 // k split among workgroups where the run's product has fewer than 128
-// tiles (partial sums, then a kernel adding them), whole where it has more,
-// decided on the host: a linear layer at M of 300, 1 and 7 and batches of
-// 2 (split) and 200 (whole) products of 8 x 128 x 8.
+// tiles and a tile's whole k is more work than a second dispatch (partial
+// sums, then a kernel adding them), whole otherwise, decided on the host: a
+// linear layer at M of 300 (split), 1 and 7 (whole: few rows) and batches
+// of 2 (split) and 200 (whole) products of 64 x 256 x 64.
 // RUN: %python %S/Inputs/make_npy.py %t/sx300.npy 27 300 256
 // RUN: %python %S/Inputs/make_npy.py %t/sw.npy 28 256 192
 // RUN: %python %S/Inputs/make_npy.py %t/sc.npy 29 192
-// RUN: %python %S/Inputs/make_npy.py %t/ba2.npy 30 2 8 128
-// RUN: %python %S/Inputs/make_npy.py %t/bb2.npy 31 2 128 8
-// RUN: %python %S/Inputs/make_npy.py %t/ba200.npy 32 200 8 128
-// RUN: %python %S/Inputs/make_npy.py %t/bb200.npy 33 200 128 8
+// RUN: %python %S/Inputs/make_npy.py %t/ba2.npy 30 2 64 256
+// RUN: %python %S/Inputs/make_npy.py %t/bb2.npy 31 2 256 64
+// RUN: %python %S/Inputs/make_npy.py %t/ba200.npy 32 200 64 256
+// RUN: %python %S/Inputs/make_npy.py %t/bb200.npy 33 200 256 64
 // RUN: onyx-run %t/split.mlir --validate --check --atol=1e-5 --profile \
 // RUN:   --input-set='@%t/sx300.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba2.npy;@%t/bb2.npy' \
 // RUN:   --input-set='@%t/x1.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba200.npy;@%t/bb200.npy' \
@@ -152,9 +153,9 @@ func.func @main(%q: tensor<1x2x?x64xf32>, %kt: tensor<1x2x64x?xf32>, %v: tensor<
 }
 
 //--- split.mlir
-func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x192xf32>, %c: tensor<192xf32>, %a: tensor<?x8x128xf32>, %b: tensor<?x128x8xf32>) -> (tensor<?x192xf32>, tensor<?x8x8xf32>) {
+func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x192xf32>, %c: tensor<192xf32>, %a: tensor<?x64x256xf32>, %b: tensor<?x256x64xf32>) -> (tensor<?x192xf32>, tensor<?x64x64xf32>) {
   %0 = "onnx.MatMul"(%x, %w) : (tensor<?x256xf32>, tensor<256x192xf32>) -> tensor<?x192xf32>
   %1 = "onnx.Add"(%0, %c) : (tensor<?x192xf32>, tensor<192xf32>) -> tensor<?x192xf32>
-  %2 = "onnx.MatMul"(%a, %b) : (tensor<?x8x128xf32>, tensor<?x128x8xf32>) -> tensor<?x8x8xf32>
-  return %1, %2 : tensor<?x192xf32>, tensor<?x8x8xf32>
+  %2 = "onnx.MatMul"(%a, %b) : (tensor<?x64x256xf32>, tensor<?x256x64xf32>) -> tensor<?x64x64xf32>
+  return %1, %2 : tensor<?x192xf32>, tensor<?x64x64xf32>
 }

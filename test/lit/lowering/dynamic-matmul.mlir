@@ -54,12 +54,31 @@ func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf3
 
 // -----
 
+// A small linear layer (M known only at run time, 128 x 8: too small for
+// the matrix-vector kernel): a tile's whole k is less work than a second
+// dispatch even at a full tile of rows (isCheapTile), so k is never split
+// among workgroups: one tiled kernel, no partial sums. (Where that depends
+// on M, the split's gate includes the rule for the run's rows: a decode
+// step's row keeps k whole, dynamic-matmul-run.mlir.)
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x128xf32>, %arg1: tensor<128x8xf32>)
+// CHECK-NOT: !gpu.view<?xf32>
+// CHECK: gpu.dispatch @matmul[
+// CHECK-NOT: gpu.dispatch
+// CHECK: return
+func.func @main(%a: tensor<?x128xf32>, %b: tensor<128x8xf32>) -> tensor<?x8xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x128xf32>, tensor<128x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
 // K known only at run time: A's and B's must agree when the function runs
 // (gpu.assert, an error of the run at the op otherwise); the kernels loop to
 // it and check it, and A, whose rows it strides, is read one element at a
 // time. B's batch of 1 lets A's batch stack into its rows. Whether k is
 // split among workgroups depends on the run's sizes (chooseGemmSplit's rule
-// on the host: fewer than 128 tiles, at least 2 chunks of 32): the split
+// on the host: fewer than 128 tiles, at least 2 chunks of 32, and a tile's
+// whole k more work than a second dispatch, isCheapTile): the split
 // kernel and the one adding its partial sums, and the whole-k kernel, are
 // all dispatched, with grids multiplied by the split's gate and by 1 minus
 // it.
