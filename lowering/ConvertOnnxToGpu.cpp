@@ -88,7 +88,19 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   //    from its input through permuted strides, or only RotaryEmbeddings
   //    (isHeadsTransposeReadByRotary), which read its input in place;
   //  - an Expand of a rotary embedding's cos or sin (isExpandReadByRotary),
-  //    whose rows the rotary kernel reads as they broadcast.
+  //    whose rows the rotary kernel reads as they broadcast;
+  //  - a LayerNormalization or RMSNormalization only MatMuls read as A
+  //    (isNormFusedIntoMatMuls), which normalize A's rows as they load
+  //    them from the norm's input.
+  if (isNormFusedIntoMatMuls(op, ctx.getTarget())) {
+    Value view = ctx.getView(op->getOperand(0));
+    SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
+    if (!view || dims.empty())
+      return failure();
+    ctx.setResult(op->getResult(0), view);
+    ctx.setDims(op->getResult(0), dims);
+    return success();
+  }
   if (isExpandReadByRotary(op)) {
     Value view = ctx.getView(op->getOperand(0));
     if (!view)

@@ -74,10 +74,6 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
                               "kernel does not handle";
   SmallVector<GemmStoreInput> storeInputs = getGemmStoreInputs(problem);
   unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
-  if (storeInputs.size() + 3 > maxBindings)
-    return ctx.emitError() << "needs " << storeInputs.size() + 3
-                           << " storage buffers, more than the target's "
-                           << maxBindings;
   SmallVector<Value> storeViews = {};
   SmallVector<gpu::Access> storeAccesses;
   for (const GemmStoreInput &input : storeInputs) {
@@ -88,6 +84,23 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   }
   storeViews.push_back(y);
   storeAccesses.push_back(gpu::Access::Write);
+
+  // The kernels that load A and B bind the load functions' inputs after
+  // them.
+  SmallVector<Value> operandViews = {a, b};
+  SmallVector<gpu::Access> operandAccesses = {gpu::Access::Read,
+                                              gpu::Access::Read};
+  for (const GemmStoreInput &input : problem.loadInputs) {
+    if (!input.view)
+      return failure();
+    operandViews.push_back(input.view);
+    operandAccesses.push_back(gpu::Access::Read);
+  }
+  unsigned firstStore = operandViews.size();
+  if (storeInputs.size() + firstStore + 1 > maxBindings)
+    return ctx.emitError() << "needs " << storeInputs.size() + firstStore + 1
+                           << " storage buffers, more than the target's "
+                           << maxBindings;
 
   // The kernels are generated first: they share one block of push
   // constants, complete only once all of them spelled their sizes.
@@ -105,16 +118,16 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
         ctx.mul(ctx.sub(1, tiledGate), ctx.min(problem.m, Size(int64_t(1))));
   }
   if (gemv.use) {
-    std::string store = generateGemmStore(problem, 2);
+    std::string store = generateGemmStore(problem, firstStore);
     if (store.empty())
       return failure();
     GemmDispatch &d = dispatches.emplace_back();
     d.spec.name = name.str();
     d.spec.glsl = generateGemvKernel(problem, gemv, store);
-    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
+    d.spec.bindings = operandAccesses;
     d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
     d.spec.workgroupSize = {gemv.threads, 1, 1};
-    d.views = {a, b};
+    d.views = operandViews;
     d.views.append(storeViews.begin(), storeViews.end());
     d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(gemv.cols)), gemvGate), 1,
               problem.batch};
@@ -132,9 +145,9 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     d.spec.glsl = generateGemmKernel(problem, tile, split);
     if (d.spec.glsl.empty())
       return failure();
-    d.spec.bindings = {gpu::Access::Read, gpu::Access::Read};
+    d.spec.bindings = operandAccesses;
     d.spec.workgroupSize = {tile.getNumThreads(), 1, 1};
-    d.views = {a, b};
+    d.views = operandViews;
     if (!split.isSplit()) {
       d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
       d.views.append(storeViews.begin(), storeViews.end());

@@ -90,12 +90,14 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
   unsigned groups = g.threads / (g.columnsContiguous ? g.lanes : 32);
   std::string acc = g.vector && g.columnsContiguous ? "vec4" : "float";
   std::string s = glsl::header({g.threads, 1, 1});
-  s += p.declarations + store + p.functions;
+  s += p.declarations + store + declareRowNormStats(p, rows, g.threads) +
+       p.functions;
   s += fmt::format("shared {} red[{}];\n", acc, g.threads);
   s += "void main() {\n"
        "  uint z = gl_WorkGroupID.z;\n";
   s += p.prologue;
   s += "  uint lt = gl_LocalInvocationID.x;\n";
+  s += generateRowNormStats(p, "0u", rows, g.threads, "lt");
   auto accName = [](int64_t r) { return "acc" + std::to_string(r); };
   for (int64_t r = 0; r < rows; ++r)
     s += fmt::format("  {} {} = {}(0.0);\n", acc, accName(r), acc);

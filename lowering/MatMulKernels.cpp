@@ -90,7 +90,8 @@ std::string stridedIndex(KernelSizes &sizes, StringRef base, StringRef a,
 /// bBase with strides `sa` and `sb`, from buffers `a` and `b`. An operand
 /// is copied along its column when its column stride is 1 or at most its
 /// row stride, else along its rows (transposed).
-void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
+void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb,
+                         StringRef loadAName = "loadA") {
   Type et = p.elementType;
   std::string ct = glsl::computeType(et);
   KernelSizes &sizes = *p.sizes;
@@ -100,7 +101,8 @@ void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
                                  : glsl::load(et, "a", aIndex);
   std::string bValue = p.bVector ? vectorBufferElement("b", bIndex)
                                  : glsl::load(et, "b", bIndex);
-  p.functions += ct + " loadA(uint row, uint k) { return " + aValue + "; }\n";
+  p.functions += ct + " " + loadAName.str() + "(uint row, uint k) { return " +
+                 aValue + "; }\n";
   p.functions += ct + " loadB(uint k, uint col) { return " + bValue + "; }\n";
   if (p.aVector)
     p.functions += "vec4 loadA4(uint row, uint k) { return a.d[(" + aIndex +
@@ -108,6 +110,52 @@ void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb) {
   if (p.bVector)
     p.functions += "vec4 loadB4(uint k, uint col) { return b.d[(" + bIndex +
                    ") / 4u]; }\n";
+}
+
+/// The norm whose result is operand A of MatMul `op` (through a fused
+/// body's argument too), if isNormFusedIntoMatMuls accepts it.
+Operation *getFusedNorm(Operation *op, const gpu::TargetDesc &target) {
+  Value value = op->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (Operation *fused = arg.getOwner()->getParentOp();
+        fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
+      value = fused->getOperand(arg.getArgNumber());
+  Operation *def = value.getDefiningOp();
+  return def && isNormFusedIntoMatMuls(def, target) ? def : nullptr;
+}
+
+/// Makes `p` normalize A's rows with `norm` as it loads them: its scale
+/// and bias are load inputs (bindings 2 and 3), and loadA applies them to
+/// loadX with the statistics the kernel computes first (GemmRowNorm).
+LogicalResult addRowNorm(LoweringContext &ctx, GemmProblem &p,
+                         Operation *norm) {
+  StringRef name = norm->getName().getStringRef();
+  GemmRowNorm rowNorm;
+  rowNorm.rms = name != "onnx.LayerNormalization";
+  rowNorm.epsilon = onnx::OpAttrs(norm).getFloat("epsilon");
+  p.rowNorm = rowNorm;
+  bool hasBias = !rowNorm.rms && norm->getNumOperands() > 2 &&
+                 !onnx::isNoValue(norm->getOperand(2));
+  Type et = p.elementType;
+  std::string value =
+      rowNorm.rms ? "loadX(row, k)" : "(loadX(row, k) - nStats[nr])";
+  value += " * nStats[nr + 1u] * " + glsl::load(et, "nscale", "k");
+  for (unsigned i = 1; i < (hasBias ? 3u : 2u); ++i) {
+    std::string buffer = i == 1 ? "nscale" : "nbias";
+    Value view = ctx.getView(norm->getOperand(i));
+    if (!view)
+      return failure();
+    p.declarations +=
+        glsl::buffer(2 + p.loadInputs.size(), Access::Read, et, buffer);
+    p.loadInputs.push_back({buffer, et, view});
+  }
+  if (hasBias)
+    value += " + " + glsl::load(et, "nbias", "k");
+  p.functions += "float loadA(uint row, uint k) {\n"
+                 "  uint nr = 2u * (row - nRow0);\n"
+                 "  return " +
+                 value + ";\n}\n";
+  return success();
 }
 
 bool isRowMajor(MatrixStrides s) {
@@ -372,8 +420,9 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
     if (i + bBatch.size() >= batchRank)
       b = bBatch[i + bBatch.size() - batchRank];
     batch[i] = ctx.broadcast(
-        a, b, "has batch dimensions {0} and {1} at run time, which do not "
-              "broadcast");
+        a, b,
+        "has batch dimensions {0} and {1} at run time, which do not "
+        "broadcast");
   }
 
   // Where each operand's elements are: row-major, or a window of a Split's
@@ -492,12 +541,18 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   }
   p.prologue = prologue;
 
+  // A normalization fused into the loads of A (isNormFusedIntoMatMuls):
+  // A's view is the norm's input, which loadX reads.
+  Operation *norm = getFusedNorm(op, ctx.getTarget());
   // vec4 loads need the window's offset a multiple of 4 too.
   declareOperands(ctx, p, sa, sb,
-                  aLayout.base % 4 == 0 && batchAligned(aShape, aStrides),
+                  !norm && aLayout.base % 4 == 0 &&
+                      batchAligned(aShape, aStrides),
                   bLayout.base % 4 == 0 && batchAligned(bShape, bStrides));
   p.globals = "uint aBase, bBase, yBase, sBase;\n";
-  addOperandFunctions(p, sa, sb);
+  addOperandFunctions(p, sa, sb, norm ? "loadX" : "loadA");
+  if (norm && failed(addRowNorm(ctx, p, norm)))
+    return failure();
   p.outputIndex = "yBase + row * " + sizes.get(p.n) + " + col";
   if (!yStrides.empty())
     p.storeIndex =
@@ -681,6 +736,62 @@ bool isTransposeWrittenByMatMul(Operation *op) {
   return def && def->getName().getStringRef() == "onnx.MatMul" &&
          isGemmContraction(def) && shapeOf(def->getOperand(0)).size() >= 2 &&
          shapeOf(def->getOperand(1)).size() >= 2;
+}
+
+bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
+  StringRef name = op->getName().getStringRef();
+  bool layerNorm = name == "onnx.LayerNormalization";
+  if (!layerNorm && name != "onnx.RMSNormalization" &&
+      name != "onnx.SimplifiedLayerNormalization")
+    return false;
+  for (Value stats : op->getResults().drop_front())
+    if (!stats.use_empty())
+      return false;
+  auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!type || !type.getElementType().isF32() || type.getRank() < 2 ||
+      ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() == 0)
+    return false;
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis != -1 && axis != type.getRank() - 1)
+    return false;
+  // Scale and bias hold one value per element of a row.
+  unsigned parameters = 1;
+  for (unsigned i = 1; i < op->getNumOperands(); ++i) {
+    if (onnx::isNoValue(op->getOperand(i)))
+      continue;
+    auto parameter = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
+    if (!parameter || !parameter.hasStaticShape() ||
+        !parameter.getElementType().isF32() ||
+        parameter.getNumElements() != type.getShape().back())
+      return false;
+    parameters += i > 1;
+  }
+  Value result = op->getResult(0);
+  if (result.use_empty())
+    return false;
+  for (OpOperand &use : result.getUses()) {
+    if (!isMatMulOperandUse(use))
+      return false;
+    // A, not B, of the contraction (through the fused body's argument).
+    Operation *user = use.getOwner();
+    unsigned bindings = getNumGemmBindings(user);
+    if (user->getName().getStringRef() == onnx::kFusedElementwiseName) {
+      OpOperand &inner = *user->getRegion(0)
+                              .front()
+                              .getArgument(use.getOperandNumber())
+                              .getUses()
+                              .begin();
+      if (inner.getOperandNumber() != 0)
+        return false;
+      bindings = user->getNumOperands() + 1;
+    } else if (use.getOperandNumber() != 0) {
+      return false;
+    }
+    if (bindings + parameters > target.maxPerStageDescriptorStorageBuffers)
+      return false;
+  }
+  return true;
 }
 
 bool isGemmContraction(Operation *op) {

@@ -429,8 +429,8 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
   // (broadcastFactor(x + 1) is 1 for x > 0).
   Size rows = ctx.min(p.m, int64_t(t.bm)), cols = ctx.min(p.n, int64_t(t.bn));
   Size macs = ctx.mul(ctx.mul(rows, cols), p.k);
-  Size read = ctx.mul(ctx.mul(ctx.arith("gpu.addi", rows, cols), p.k),
-                      int64_t(bytes));
+  Size read =
+      ctx.mul(ctx.mul(ctx.arith("gpu.addi", rows, cols), p.k), int64_t(bytes));
   Size costly = ctx.min(
       ctx.arith("gpu.addi",
                 ctx.broadcastFactor(ctx.sub(macs, kCheapTileMacs - 1)),
@@ -498,10 +498,12 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   std::string s = glsl::header({threads, 1, 1});
   s += p.declarations;
   if (isSplit)
-    s += "layout(set = 0, binding = 2, std430) writeonly buffer B2 { float "
-         "d[]; } partial;\n" +
-         p.globals + "uint pBase;\n";
-  else if (std::string store = generateGemmStore(p, 2); !store.empty())
+    s +=
+        glsl::buffer(2 + p.loadInputs.size(), gpu::Access::Write,
+                     FloatType::getF32(p.elementType.getContext()), "partial") +
+        p.globals + "uint pBase;\n";
+  else if (std::string store = generateGemmStore(p, 2 + p.loadInputs.size());
+           !store.empty())
     s += store;
   else
     return {};
@@ -515,7 +517,7 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   if (grouped)
     s += "shared " + ct + " Cs[" + std::to_string(getReductionElements(t)) +
          "];\n";
-  s += p.functions;
+  s += declareRowNormStats(p, t.bm, threads) + p.functions;
   if (isSplit)
     s += "void storeC(uint row, uint col, float acc) { partial.d[pBase + row "
          "* " +
@@ -548,6 +550,7 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   }
   s += "  uint row0 = gl_WorkGroupID.y * " + u(t.bm) +
        ", col0 = gl_WorkGroupID.x * " + u(t.bn) + ";\n";
+  s += generateRowNormStats(p, "row0", t.bm, threads, "tid");
   // Accumulators are scalars named cI_J (rather than an array) so that they
   // live in registers without relying on the optimizer.
   for (unsigned i = 0; i < t.tm; ++i) {

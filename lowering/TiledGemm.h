@@ -90,6 +90,22 @@ struct GemmEpilogue {
       write;
 };
 
+/// A LayerNormalization or RMSNormalization over the rows of A that the
+/// kernels apply as they load A (isNormFusedIntoMatMuls): each workgroup
+/// first computes the mean and the inverse standard deviation of the rows
+/// it reads (generateRowNormStats), two passes over each row as the norm's
+/// own kernel does, into shared `nStats` (mean, then inverse standard
+/// deviation, per row from `nRow0`), which the problem's loadA reads. A row
+/// of a decode step is a few KiB against the weights' megabytes, so reading
+/// it again per workgroup costs little and saves the norm's dispatch.
+struct GemmRowNorm {
+  /// RMSNormalization: no mean.
+  bool rms = false;
+  double epsilon = 0;
+  /// `loadX(row, k)`, A's element before normalization, is defined by the
+  /// problem's functions.
+};
+
 /// A batch of matrix products, with the operands' GLSL.
 ///
 /// Any of m, n, k and batch may be known only at run time (a Size holding
@@ -120,8 +136,15 @@ struct GemmProblem {
   /// given one. Only for f32 operands whose contiguous dimension is a
   /// multiple of 4 and whose buffer is declared as vec4.
   bool aVector = false, bVector = false;
-  /// The declarations of A (binding 0) and B (binding 1).
+  /// The declarations of A (binding 0) and B (binding 1), and of
+  /// loadInputs (from binding 2).
   std::string declarations;
+  /// Read-only buffers the load functions read besides A and B (a fused
+  /// normalization's scale and bias), bound after B by the kernels that
+  /// load operands (not by the one adding a split k's partial sums).
+  SmallVector<GemmStoreInput, 2> loadInputs;
+  /// A normalization of A's rows applied as A is loaded, if any.
+  std::optional<GemmRowNorm> rowNorm;
   /// Global variables the prologue sets.
   std::string globals;
   /// Statements run once at the start of a workgroup (and of a reduction
@@ -238,6 +261,27 @@ GemvShape chooseGemv(const GemmProblem &problem, const gpu::TargetDesc &target);
 std::string generateGemvKernel(const GemmProblem &problem,
                                const GemvShape &shape,
                                const std::string &store);
+
+/// Shared memory and globals the row statistics of `problem.rowNorm` need
+/// for `rows` rows and `threads` invocations; empty without a rowNorm.
+std::string declareRowNormStats(const GemmProblem &problem, unsigned rows,
+                                unsigned threads);
+/// Statements, run by every invocation `tid` of a workgroup of `threads` in
+/// uniform control flow, that compute the statistics of rows `first`
+/// (a uint expression) to `first + rows - 1` (those below m) into nStats
+/// with `nRow0 = first`; empty without a rowNorm.
+std::string generateRowNormStats(const GemmProblem &problem, StringRef first,
+                                 unsigned rows, unsigned threads,
+                                 StringRef tid);
+/// Whether `op` is a LayerNormalization or RMSNormalization (or ONNX
+/// Runtime's SimplifiedLayerNormalization) over the last axis of static
+/// length, of f32, with no statistics results used, whose result only
+/// MatMuls read, each as its A (directly or through a fused body's
+/// argument), with room for the scale and bias among the target's
+/// bindings. Such a norm emits nothing: its result names its input's
+/// memory, and each MatMul normalizes A's rows as it loads them
+/// (GemmRowNorm).
+bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target);
 
 /// The buffers storeC reads (the problem's store inputs, then the
 /// epilogue's), in binding order.
