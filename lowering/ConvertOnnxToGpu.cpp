@@ -92,6 +92,10 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   //  - a LayerNormalization or RMSNormalization only MatMuls read as A
   //    (isNormFusedIntoMatMuls), which normalize A's rows as they load
   //    them from the norm's input.
+  //  - a Split of a MatMul's result that the MatMul wrote part by part
+  //    into the Split's results (isSplitWrittenByMatMul).
+  if (isSplitWrittenByMatMul(op, ctx.getTarget()))
+    return success();
   if (isNormFusedIntoMatMuls(op, ctx.getTarget())) {
     Value view = ctx.getView(op->getOperand(0));
     SmallVector<Size> dims = ctx.getDims(op->getOperand(0));

@@ -64,8 +64,21 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   auto resultType = cast<RankedTensorType>(result.getType());
   if (resultType.hasStaticShape() && failed(checkBindingSize(ctx, resultType)))
     return failure();
-  Value y = ctx.allocate(resultType, problem.resultDims);
-  ctx.setResult(result, y);
+  // The result, or the parts of it that a Split names (each the result's
+  // dims but for the last).
+  SmallVector<Value, 3> ys;
+  if (problem.splitResults.empty()) {
+    ys.push_back(ctx.allocate(resultType, problem.resultDims));
+    ctx.setResult(result, ys.back());
+  }
+  for (Value part : problem.splitResults) {
+    auto partType = cast<RankedTensorType>(part.getType());
+    SmallVector<Size> dims = problem.resultDims;
+    if (!dims.empty())
+      dims.back() = partType.getShape().back();
+    ys.push_back(ctx.allocate(partType, dims));
+    ctx.setResult(part, ys.back());
+  }
   auto isZero = [](Size size) { return size.isStatic() && size.constant == 0; };
   if (isZero(problem.m) || isZero(problem.n) || isZero(problem.batch))
     return success();
@@ -82,8 +95,10 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     storeViews.push_back(input.view);
     storeAccesses.push_back(gpu::Access::Read);
   }
-  storeViews.push_back(y);
-  storeAccesses.push_back(gpu::Access::Write);
+  for (Value y : ys) {
+    storeViews.push_back(y);
+    storeAccesses.push_back(gpu::Access::Write);
+  }
 
   // The kernels that load A and B bind the load functions' inputs after
   // them.
@@ -97,8 +112,9 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     operandAccesses.push_back(gpu::Access::Read);
   }
   unsigned firstStore = operandViews.size();
-  if (storeInputs.size() + firstStore + 1 > maxBindings)
-    return ctx.emitError() << "needs " << storeInputs.size() + firstStore + 1
+  if (storeInputs.size() + firstStore + ys.size() > maxBindings)
+    return ctx.emitError() << "needs "
+                           << storeInputs.size() + firstStore + ys.size()
                            << " storage buffers, more than the target's "
                            << maxBindings;
 

@@ -554,6 +554,11 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   if (norm && failed(addRowNorm(ctx, p, norm)))
     return failure();
   p.outputIndex = "yBase + row * " + sizes.get(p.n) + " + col";
+  if (stored.hasOneUse())
+    if (Operation *split = stored.getUses().begin()->getOwner();
+        isSplitWrittenByMatMul(split, ctx.getTarget()))
+      p.splitResults.append(split->getResults().begin(),
+                            split->getResults().end());
   if (!yStrides.empty())
     p.storeIndex =
         stridedIndex(sizes, "sBase", "row", yStrides[yStrides.size() - 2],
@@ -791,6 +796,45 @@ bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
     if (bindings + parameters > target.maxPerStageDescriptorStorageBuffers)
       return false;
   }
+  return true;
+}
+
+bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target) {
+  if (op->getName().getStringRef() != "onnx.Split" || isSplitAbsorbed(op))
+    return false;
+  Value input = op->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || type.getRank() < 2 || !input.hasOneUse() ||
+      ShapedType::isDynamic(type.getShape().back()))
+    return false;
+  int64_t axis = onnx::OpAttrs(op).getInt("axis");
+  if (axis != -1 && axis != type.getRank() - 1)
+    return false;
+  for (Value result : op->getResults()) {
+    auto part = dyn_cast<RankedTensorType>(result.getType());
+    if (!part || ShapedType::isDynamic(part.getShape().back()) ||
+        part.getShape().back() == 0)
+      return false;
+  }
+  Operation *def = input.getDefiningOp();
+  unsigned bindings = 0;
+  if (def && def->getName().getStringRef() == onnx::kFusedElementwiseName) {
+    // The contraction first in the body stores the fused result.
+    bindings = def->getNumOperands() + 1;
+    Block &body = def->getRegion(0).front();
+    auto first = llvm::find_if(
+        body, [](Operation &inner) { return inner.getNumOperands() != 0; });
+    def = first == body.end() ? nullptr : &*first;
+  } else if (def) {
+    bindings = getNumGemmBindings(def);
+  }
+  // Room for a part per result, and for a fused norm's scale and bias.
+  if (!def || def->getName().getStringRef() != "onnx.MatMul" ||
+      !isGemmContraction(def) || shapeOf(def->getOperand(0)).size() < 2 ||
+      shapeOf(def->getOperand(1)).size() < 2 ||
+      bindings + op->getNumResults() - 1 + 2 >
+          target.maxPerStageDescriptorStorageBuffers)
+    return false;
   return true;
 }
 

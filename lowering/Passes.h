@@ -4,6 +4,7 @@
 // and can be printed around (`--print-ir-after-all`):
 //
 //   onnx-static-shapes      every `?` reaches only generators that handle it
+//   onnx-merge-projections  MatMuls of one A by constant weights -> one + Split
 //   onnx-fuse-elementwise   elementwise trees become onnx.FusedElementwise
 //   convert-onnx-to-gpu     each op becomes gpu.dispatch of generated GLSL
 //   gpu-plan-buffers        static gpu.alloc -> views of one arena (first fit)
@@ -20,6 +21,7 @@
 namespace onyx::lowering {
 
 std::unique_ptr<Pass> createStaticShapesPass();
+std::unique_ptr<Pass> createMergeProjectionsPass();
 std::unique_ptr<Pass> createFuseElementwisePass();
 std::unique_ptr<Pass> createConvertOnnxToGpuPass();
 std::unique_ptr<Pass> createPlanBuffersPass();

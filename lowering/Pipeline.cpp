@@ -6,6 +6,7 @@ namespace onyx::lowering {
 
 void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createStaticShapesPass());
+  pm.addPass(createMergeProjectionsPass());
   pm.addPass(createFuseElementwisePass());
   pm.addPass(createConvertOnnxToGpuPass());
   pm.addPass(createPlanBuffersPass());
@@ -14,12 +15,14 @@ void buildLoweringPipeline(OpPassManager &pm) {
 
 void registerLoweringPasses() {
   registerPass(createStaticShapesPass);
+  registerPass(createMergeProjectionsPass);
   registerPass(createFuseElementwisePass);
   registerPass(createConvertOnnxToGpuPass);
   registerPass(createPlanBuffersPass);
   registerPass(createCompileKernelsPass);
   registerPassPipeline("lower",
-                       "Lower onnx to gpu: static shapes, elementwise fusion, "
+                       "Lower onnx to gpu: static shapes, merged projections, "
+                       "elementwise fusion, "
                        "kernel generation, buffer planning, shader "
                        "compilation",
                        buildLoweringPipeline);

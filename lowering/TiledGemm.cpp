@@ -295,7 +295,11 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
     decls += glsl::buffer(binding++, gpu::Access::Read, input.elementType,
                           input.name);
   Type resultType = getResultElementType(p);
-  decls += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
+  if (p.splitResults.empty())
+    decls += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
+  for (size_t i = 0; i < p.splitResults.size(); ++i)
+    decls += glsl::buffer(binding + i, gpu::Access::Write, resultType,
+                          "y" + std::to_string(i));
   std::string body = "uint idx = " + p.outputIndex + "; " + p.outputValue;
   std::string value = "v";
   if (p.epilogue) {
@@ -317,8 +321,32 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
     body += "uint sidx = " + p.storeIndex + "; ";
     index = "sidx";
   }
+  std::string stores = glsl::store(resultType, "y", index, value);
+  if (!p.splitResults.empty()) {
+    // Each part's columns go to its own tensor: element (outer, c) of the
+    // whole result is element (outer, c - first) of the part holding c.
+    int64_t width = 0;
+    for (Value part : p.splitResults)
+      width += cast<RankedTensorType>(part.getType()).getShape().back();
+    stores = glsl::computeType(resultType) + " sv = " + value +
+             "; uint so = " + index + " / " + u(width) + ", sc = " + index +
+             " % " + u(width) + ";";
+    int64_t first = 0;
+    for (auto [i, part] : llvm::enumerate(p.splitResults)) {
+      int64_t partWidth =
+          cast<RankedTensorType>(part.getType()).getShape().back();
+      std::string store =
+          glsl::store(resultType, "y" + std::to_string(i),
+                      "so * " + u(partWidth) + " + sc - " + u(first), "sv");
+      first += partWidth;
+      if (i + 1 < p.splitResults.size())
+        stores += " if (sc < " + u(first) + ") { " + store + " } else";
+      else
+        stores += " { " + store + " }";
+    }
+  }
   std::string fn = "void storeC(uint row, uint col, " + ct + " acc) { " + body +
-                   glsl::store(resultType, "y", index, value) + " }\n";
+                   stores + " }\n";
   return decls + p.globals + glsl::helpers(fn) + fn;
 }
 

@@ -163,6 +163,11 @@ struct GemmProblem {
   /// outputIndex (a result stored with permuted strides); storeInputs and
   /// the epilogue still read at outputIndex.
   std::string storeIndex;
+  /// The results of a Split of the product's result along its columns
+  /// (isSplitWrittenByMatMul): the store writes each block of columns into
+  /// a tensor of its own (the Split's result), bound in order in place of
+  /// the one result. Empty to store the whole result.
+  SmallVector<Value, 3> splitResults;
   /// Statements turning the accumulator `CT acc` into the result's element
   /// `CT v` (alpha, beta, C, bias); they may read `uint idx`, the output
   /// index, and storeInputs.
@@ -333,6 +338,14 @@ bool isSplitAbsorbed(Operation *op);
 /// with the permuted strides (its epilogue still reads at the unpermuted
 /// index), and the Transpose's result names that memory.
 bool isTransposeWrittenByMatMul(Operation *op);
+
+/// Whether `op` is a Split along the last axis of static length, not
+/// absorbed, whose input only it reads and is the result of a MatMul (or
+/// of a fused body a MatMul starts) whose operands are of rank 2 or more,
+/// with room among the target's bindings for one result per part. Such a
+/// Split emits nothing: the MatMul's store writes each part's columns into
+/// the Split's results (GemmProblem::splitResults).
+bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target);
 
 /// Whether `value` is an absorbed Split's result or a reshape of one: its
 /// view is the whole Split input's, which only MatMuls read.

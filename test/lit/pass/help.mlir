@@ -17,8 +17,9 @@
 // The lowering passes, and `lower`, the pipeline of them.
 // CHECK-NEXT:   --gpu-compile-kernels - Compile the GLSL of gpu.kernel ops to SPIR-V (shaderc)
 // CHECK-NEXT:   --gpu-plan-buffers - Place gpu.alloc tensors in one arena by liveness (first fit)
-// CHECK-NEXT:   --lower - Lower onnx to gpu: static shapes, elementwise fusion, kernel generation, buffer planning, shader compilation
+// CHECK-NEXT:   --lower - Lower onnx to gpu: static shapes, merged projections, elementwise fusion, kernel generation, buffer planning, shader compilation
 // CHECK-NEXT:   --onnx-fuse-elementwise - {{.+}}
+// CHECK-NEXT:   --onnx-merge-projections - Merge MatMuls of one operand by constant weights into one MatMul and a Split of its result
 // CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, or a `?` the kernel generator of each op that touches it handles
 // CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
 // CHECK:        --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
