@@ -44,9 +44,13 @@ uint64_t getReductionElements(const GemmTile &t) {
 }
 
 uint64_t getSharedBytes(const GemmProblem &p, const GemmTile &t) {
+  // A fused norm's statistics and their reduction (declareRowNormStats).
+  uint64_t normBytes =
+      p.rowNorm ? (2 * uint64_t(t.bm) + t.getNumThreads()) * sizeof(float) : 0;
   return (uint64_t(t.getStepK()) * (getStrideA(p, t) + getStrideB(p, t)) +
           getReductionElements(t)) *
-         getComputeBytes(p.elementType);
+             getComputeBytes(p.elementType) +
+         normBytes;
 }
 
 bool fits(const GemmProblem &p, const GemmTile &t,
