@@ -424,7 +424,9 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
         getReductionGenerators(), getNormalizationGenerators(),
         getRotaryGenerators(), getAttentionGenerators(), getPoolGenerators(),
         getDataMovementGenerators(), getTopKGenerators(),
-        getCompressGenerators(), getBlockQuantizedGenerators()})
+        getCompressGenerators(), getBlockQuantizedGenerators(),
+        getResizeGenerators(), getDepthSpaceGenerators(), getCumSumGenerators(),
+        getOneHotGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

@@ -272,5 +272,9 @@ ArrayRef<KernelGenerator> getTopKGenerators();
 /// (CompressKernels.cpp).
 ArrayRef<KernelGenerator> getCompressGenerators();
 ArrayRef<KernelGenerator> getBlockQuantizedGenerators();
+ArrayRef<KernelGenerator> getResizeGenerators();
+ArrayRef<KernelGenerator> getDepthSpaceGenerators();
+ArrayRef<KernelGenerator> getCumSumGenerators();
+ArrayRef<KernelGenerator> getOneHotGenerators();
 
 } // namespace onyx::lowering

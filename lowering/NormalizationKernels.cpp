@@ -12,6 +12,9 @@
 //   RMSNorm:    the mean of x^2, then the output (the LayerNorm kernel
 //               without the mean).
 //
+// InstanceNormalization is the LayerNorm kernel over each image's channel
+// (the spatial dimensions), its scale and B read per channel.
+//
 // BatchNormalization (inference) is elementwise per channel. Its five
 // tensors and the result do not fit the four storage buffers every target
 // has, so a first kernel packs scale / sqrt(var + epsilon) and B per channel
@@ -139,6 +142,9 @@ struct NormOperands {
   int beta = 2;
   int skip = -1;
   int skipBias = -1;
+  /// Non-zero: scale and bias are indexed per row modulo this many channels
+  /// (InstanceNormalization's rows are one image's channel each).
+  int64_t rowChannels = 0;
 };
 } // namespace
 
@@ -184,7 +190,10 @@ static std::string broadcastFunction(KernelSizes &sizes, StringRef name,
   return fmt::format("uint {}(uint i) {{\n", name.str()) + body + "}\n";
 }
 
-/// A LayerNormalization kernel, or with `rms` an RMSNormalization one.
+/// A LayerNormalization kernel, or with `rms` an RMSNormalization one. With
+/// `rowChannels`, scale and B hold one value per row's channel, row %
+/// rowChannels (InstanceNormalization), instead of one per element of the
+/// normalized dimensions.
 static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                                    const RowSpace &space, int64_t axis,
                                    const LayerNormOutputs &outputs,
@@ -202,6 +211,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
            !onnx::isNoValue(op->getOperand(i));
   };
   bool hasBias = present(operands.beta);
+  int64_t rowChannels = operands.rowChannels;
   double epsilon = onnx::OpAttrs(op).getFloat("epsilon");
 
   RowLayout layout =
@@ -228,6 +238,8 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
       return false;
     Type operandType = getTensorType(op->getOperand(i)).getElementType();
     bind(view, gpu::Access::Read, operandType, name);
+    if (rowChannels)
+      return true;
     SmallVector<Size> operandDims = ctx.getDims(op->getOperand(i));
     if (operandDims.size() !=
         size_t(getTensorType(op->getOperand(i)).getRank()))
@@ -275,16 +287,18 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                          glsl::load(et, "skipBias", "skipBiasIndex(i)"));
     }
   }
-  std::string value =
-      fmt::format("{} * invStdDev * {}", rms ? "xv" : "(xv - mean)",
-                  glsl::load(et, "scale", "scaleIndex(i)"));
+  std::string channel = fmt::format("row % {}u", rowChannels);
+  std::string value = fmt::format(
+      "{} * invStdDev * {}", rms ? "xv" : "(xv - mean)",
+      glsl::load(et, "scale", rowChannels ? channel : "scaleIndex(i)"));
   if (outputs.y) {
     if (!bindOperand(operands.scale, "scale"))
       return failure();
     if (hasBias) {
       if (!bindOperand(operands.beta, "bias"))
         return failure();
-      value += " + " + glsl::load(et, "bias", "biasIndex(i)");
+      value += " + " +
+               glsl::load(et, "bias", rowChannels ? channel : "biasIndex(i)");
     }
     bind(outputs.y, gpu::Access::Write, et, "y");
   }
@@ -401,6 +415,32 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
       return failure();
   }
   return emitLayerNorm(op, ctx, space, axis, outputs);
+}
+
+/// InstanceNormalization: a LayerNormalization over the spatial dimensions
+/// (rows of one image's channel) with a scale and B per channel.
+static LogicalResult lowerInstanceNorm(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  if (reportUnsupported(ctx, type.getElementType()))
+    return failure();
+  int64_t rank = type.getRank();
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(2, rank);
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return failure();
+  RowSpace space = getRowSpace(ctx, dims, reduced);
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type, dims);
+  ctx.setResult(op->getResult(0), outputs.y);
+  if (isZero(space.numRows))
+    return success();
+  if (isZero(space.rowLength))
+    return ctx.emitError() << "cannot normalize over no elements";
+  NormOperands operands;
+  operands.rowChannels = type.getShape()[1];
+  return emitLayerNorm(op, ctx, space, 2, outputs, /*rms=*/false, operands);
 }
 
 /// RMSNormalization, and ONNX Runtime's SimplifiedLayerNormalization, the
@@ -611,6 +651,7 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.Softmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
+    {"onnx.InstanceNormalization", lowerInstanceNorm},
     {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.SimplifiedLayerNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.com.microsoft.SkipLayerNormalization", lowerSkipLayerNorm,

@@ -1,4 +1,4 @@
-//===- Normalization.cpp - BatchNormalization and LayerNormalization ------===//
+//===- Normalization.cpp - Batch, Layer, RMS and Instance normalization ---===//
 //
 // BatchNormalization in inference mode: per channel (dimension 1),
 // y = (x - mean) / sqrt(var + epsilon) * scale + B. Training mode (batch
@@ -14,6 +14,9 @@
 // Y = X / sqrt(mean(X^2) + epsilon) * Scale over the dimensions from `axis`
 // on, without a mean subtracted or a bias; onyx also forms it from the
 // decomposed subgraph PyTorch exports (RMSNormPattern.cpp).
+//
+// InstanceNormalization normalizes each (image, channel) over the spatial
+// dimensions, then scales and shifts by the channel's scale and B.
 //
 //===----------------------------------------------------------------------===//
 
@@ -251,6 +254,67 @@ LogicalResult evalRMSNorm(EvalState &s) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// InstanceNormalization
+//===----------------------------------------------------------------------===//
+
+const ValueSpec instanceNormOperands[] = {{"input"}, {"scale"}, {"B"}};
+const ValueSpec instanceNormResults[] = {{"output"}};
+const AttrSpec instanceNormAttrs[] = {floatAttr("epsilon", 1e-5)};
+
+LogicalResult inferInstanceNorm(InferState &s) {
+  if (failed(s.checkFloat(0)))
+    return failure();
+  if (s.getRank(0) < 3)
+    return s.emitOperandError(0)
+           << "must have rank 3 or more (N x C x spatial), got "
+           << s.getType(0);
+  int64_t channels = s.getShape(0)[1];
+  for (unsigned i : {1u, 2u}) {
+    if (failed(s.checkSameElementType(0, i)) || failed(s.checkRank(i, 1)))
+      return failure();
+    int64_t n = s.getShape(i)[0];
+    if (n != channels && !ShapedType::isDynamic(n) &&
+        !ShapedType::isDynamic(channels))
+      return s.emitOperandError(i) << "must have " << channels
+                                   << " elements (one per channel), got " << n;
+  }
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalInstanceNorm(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  double epsilon = s.getAttrs().getFloat("epsilon");
+  int64_t channels = shape[1];
+  int64_t planes = shape[0] * channels;
+  int64_t size = getNumElements(shape.drop_front(2));
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor scale = convertTensor(s.input(1), ElementType::F64);
+  Tensor bias = convertTensor(s.input(2), ElementType::F64);
+  Tensor out(ElementType::F64, shape);
+  ArrayRef<double> xv = x.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t p = 0; p < planes; ++p) {
+    ArrayRef<double> values = xv.slice(p * size, size);
+    double mean = 0, var = 0;
+    for (double v : values)
+      mean += v;
+    mean /= double(size);
+    for (double v : values)
+      var += (v - mean) * (v - mean);
+    var /= double(size);
+    double factor =
+        scale.getValues<double>()[p % channels] / std::sqrt(var + epsilon);
+    double shift = bias.getValues<double>()[p % channels];
+    for (int64_t i = 0; i < size; ++i)
+      ov[p * size + i] = (values[i] - mean) * factor + shift;
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  return success();
+}
+
 const OpDef normalizationDefs[] = {
     {{"onnx.BatchNormalization", batchNormOperands, batchNormResults,
       batchNormAttrs, OpTrait::Pure},
@@ -266,6 +330,10 @@ const OpDef normalizationDefs[] = {
       OpTrait::Pure},
      inferRMSNorm,
      evalRMSNorm},
+    {{"onnx.InstanceNormalization", instanceNormOperands, instanceNormResults,
+      instanceNormAttrs, OpTrait::Pure},
+     inferInstanceNorm,
+     evalInstanceNorm},
 };
 
 } // namespace

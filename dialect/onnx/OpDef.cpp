@@ -23,6 +23,10 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendBlockQuantizedOps(result);
     appendConvOps(result);
     appendConvTransposeOps(result);
+    appendResizeOps(result);
+    appendDepthSpaceOps(result);
+    appendCumSumOps(result);
+    appendOneHotOps(result);
     appendPoolOps(result);
     appendNormalizationOps(result);
     appendRotaryOps(result);

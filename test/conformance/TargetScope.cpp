@@ -20,14 +20,16 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Contractions, windows, normalizations.
       "MatMul", "Gemm", "Conv", "ConvTranspose", "MaxPool", "AveragePool",
       "GlobalAveragePool", "GlobalMaxPool", "BatchNormalization",
-      "LayerNormalization", "Softmax", "LogSoftmax",
+      "LayerNormalization", "InstanceNormalization", "Softmax", "LogSoftmax",
       // Reductions.
       "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
+      "CumSum", "OneHot",
       // Data movement and shapes.
       "Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "Concat",
-      "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Shape", "Size",
-      "ConstantOfShape", "Range", "Trilu", "ScatterND", "GatherND",
-      "GatherElements", "ScatterElements", "Dropout", "Constant", "Gelu",
+      "Split", "Slice", "Gather", "Expand", "Tile", "Pad", "Resize", "Upsample",
+      "DepthToSpace", "SpaceToDepth", "Shape", "Size", "ConstantOfShape",
+      "Range", "Trilu", "ScatterND", "GatherND", "GatherElements",
+      "ScatterElements", "Dropout", "Constant", "Gelu",
       // Data-dependent result sizes (issue 10).
       "NonZero", "TopK", "Unique", "Compress"};
   return llvm::is_contained(kOps, op);

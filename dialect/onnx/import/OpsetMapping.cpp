@@ -281,6 +281,34 @@ static LogicalResult unsupportedTile(NodeImporter &node) {
                              "is not supported";
 }
 
+/// Upsample < 9: `scales` is an attribute.
+static LogicalResult scalesToOperand(NodeImporter &node) {
+  std::optional<SmallVector<double>> scales;
+  if (failed(node.takeFloats("scales", scales)))
+    return failure();
+  if (!scales)
+    return node.emitError() << "Upsample before opset 9 needs attribute "
+                               "'scales'";
+  Tensor t =
+      Tensor::fromDoubles(ElementType::F32, {int64_t(scales->size())}, *scales);
+  node.setOperand(1, node.getEmitter().createConstant(
+                         node.getLoc(), t.toAttr(node.getContext())));
+  return success();
+}
+
+/// Resize 10: (X, scales), with the coordinates and rounding Upsample had
+/// (asymmetric, nearest rounding down), the modes opset 11 named.
+static LogicalResult resizeFromOpset10(NodeImporter &node) {
+  Value scales = node.getOperand(1);
+  node.setOperand(1, node.getEmitter().getNoValue());
+  node.setOperand(2, scales);
+  Context *ctx = node.getContext();
+  node.setAttribute("coordinate_transformation_mode",
+                    StringAttr::get(ctx, "asymmetric"));
+  node.setAttribute("nearest_mode", StringAttr::get(ctx, "floor"));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes that inference ignores
 //===----------------------------------------------------------------------===//
@@ -390,6 +418,7 @@ static const VersionMapping mappings[] = {
     {"Pad", 11, padAttributesToOperands},
     {"Reshape", 5, shapeToOperand},
     {"Clip", 11, clipAttributesToOperands},
+    {"Upsample", 9, scalesToOperand},
     // Semantics that changed.
     {"Softmax", 13, softmaxOnFlattenedInput},
     {"LogSoftmax", 13, softmaxOnFlattenedInput},
@@ -407,6 +436,7 @@ static const VersionMapping mappings[] = {
     {"PRelu", 7, channelSlope},
     {"Cast", 6, typeNameToType},
     {"Concat", 4, defaultAxisOne},
+    {"Resize", 11, resizeFromOpset10},
     {"Tile", 6, unsupportedTile},
     // Attributes that inference ignores or that later versions removed.
     {"BatchNormalization", 7, dropIsTest},
