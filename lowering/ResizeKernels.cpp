@@ -163,7 +163,9 @@ LogicalResult lowerResize(Operation *op, LoweringContext &ctx) {
     code += "  if (outside) {\n    " +
             glsl::store(et, "y", "o", glsl::literal(et, g->extrapolation)) +
             "\n    return;\n  }\n";
-  if (interpolates) {
+  // Linear or cubic with every axis an identity reads one element, as
+  // nearest does.
+  if (interpolates && !weight.empty()) {
     code +=
         fmt::format("  {} acc = {};\n", ct, glsl::literal(et, 0)) + loops +
         fmt::format("    acc += {}({}) * {};\n", ct, weight,

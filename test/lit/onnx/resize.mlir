@@ -185,10 +185,11 @@ func.func @main(%x: tensor<1x1x6x8xf32>) -> (tensor<1x1x3x5xf32>, tensor<1x1x4x3
 //--- modes.mlir
 
 // Every coordinate mode and nearest rounding, cubic with exclude_outside,
-// tf_crop_and_resize with extrapolation, and Upsample: Vulkan against the
-// reference backend.
-// MODES-COUNT-8: output {{[0-9]}} vs ref: {{.*}}: PASS
-func.func @main(%x: tensor<1x2x6x8xf32>) -> (tensor<1x2x9x5xf32>, tensor<1x2x9x5xf32>, tensor<1x2x4x13xf32>, tensor<1x2x4x13xf32>, tensor<1x2x3x3xf32>, tensor<1x2x7x11xf32>, tensor<1x2x12x16xf32>, tensor<1x2x12x24xf32>) {
+// tf_crop_and_resize with extrapolation, Upsample, and a linear Resize
+// that maps every axis to itself (a copy): Vulkan against the reference
+// backend.
+// MODES-COUNT-9: output {{[0-9]}} vs ref: {{.*}}: PASS
+func.func @main(%x: tensor<1x2x6x8xf32>) -> (tensor<1x2x9x5xf32>, tensor<1x2x9x5xf32>, tensor<1x2x4x13xf32>, tensor<1x2x4x13xf32>, tensor<1x2x3x3xf32>, tensor<1x2x7x11xf32>, tensor<1x2x12x16xf32>, tensor<1x2x12x24xf32>, tensor<1x2x6x8xf32>) {
   %n = "onnx.NoValue"() {value} : () -> none
   %up = onnx.Constant dense<[1.0, 1.0, 1.5, 0.7]> : tensor<4xf32>
   %0 = "onnx.Resize"(%x, %n, %up) {coordinate_transformation_mode = "tf_half_pixel_for_nn", nearest_mode = "round_prefer_ceil"} : (tensor<1x2x6x8xf32>, none, tensor<4xf32>) -> tensor<1x2x9x5xf32>
@@ -205,5 +206,7 @@ func.func @main(%x: tensor<1x2x6x8xf32>) -> (tensor<1x2x9x5xf32>, tensor<1x2x9x5
   %6 = "onnx.Upsample"(%x, %two) {mode = "linear"} : (tensor<1x2x6x8xf32>, tensor<4xf32>) -> tensor<1x2x12x16xf32>
   %three = onnx.Constant dense<[1.0, 1.0, 2.0, 3.0]> : tensor<4xf32>
   %7 = "onnx.Upsample"(%x, %three) : (tensor<1x2x6x8xf32>, tensor<4xf32>) -> tensor<1x2x12x24xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x2x9x5xf32>, tensor<1x2x9x5xf32>, tensor<1x2x4x13xf32>, tensor<1x2x4x13xf32>, tensor<1x2x3x3xf32>, tensor<1x2x7x11xf32>, tensor<1x2x12x16xf32>, tensor<1x2x12x24xf32>
+  %ones = onnx.Constant dense<1.0> : tensor<4xf32>
+  %8 = "onnx.Resize"(%x, %n, %ones) {mode = "linear"} : (tensor<1x2x6x8xf32>, none, tensor<4xf32>) -> tensor<1x2x6x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<1x2x9x5xf32>, tensor<1x2x9x5xf32>, tensor<1x2x4x13xf32>, tensor<1x2x4x13xf32>, tensor<1x2x3x3xf32>, tensor<1x2x7x11xf32>, tensor<1x2x12x16xf32>, tensor<1x2x12x24xf32>, tensor<1x2x6x8xf32>
 }
