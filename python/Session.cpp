@@ -38,15 +38,8 @@ Session::Session(std::string bytes, std::string name, std::string baseDir,
     context.fail(ErrorKind::Model, "cannot read the model");
   signature = std::move(*read);
 
-  if (!this->options.reference) {
-    run::VulkanOptions vulkanOptions;
-    vulkanOptions.deviceIndex = this->options.deviceIndex;
-    FailureOr<std::unique_ptr<run::VulkanBackend>> created =
-        run::VulkanBackend::create(context.get(), vulkanOptions);
-    if (failed(created))
-      context.fail(ErrorKind::Device, "cannot open the Vulkan device");
-    backend = std::move(*created);
-  }
+  if (!this->options.reference)
+    openDevice();
 
   // A model whose input shapes are all known compiles now, so that what
   // cannot be compiled is reported here rather than at the first run.
@@ -68,6 +61,46 @@ Session::Session(std::string bytes, std::string name, std::string baseDir,
 }
 
 Session::~Session() = default;
+
+void Session::openDevice() {
+  run::VulkanOptions vulkanOptions;
+  vulkanOptions.deviceIndex = options.deviceIndex;
+  FailureOr<std::unique_ptr<run::VulkanBackend>> created =
+      run::VulkanBackend::create(context.get(), vulkanOptions);
+  if (failed(created))
+    context.fail(ErrorKind::Device, "cannot open the Vulkan device");
+  backend = std::move(*created);
+  validationMessagesSeen = 0;
+}
+
+void Session::recoverIfLost(Variant *variant) {
+  if (!backend || !backend->getDevice().isLost())
+    return;
+  std::string text = context.take();
+  if (variant)
+    text += variant->context.take();
+  // Everything loaded on the lost device goes before the device does.
+  variants.clear();
+  symbolic.reset();
+  triedSymbolic = false;
+  // Destroyed first, so that the validation layer reports anything of it
+  // that was not freed.
+  backend->closeDevice();
+  std::vector<std::string> messages = backend->getValidationMessages();
+  for (size_t i = validationMessagesSeen; i < messages.size(); ++i)
+    text += "the Vulkan validation layer reported: " + messages[i] + "\n";
+  backend.reset();
+  text += "the Vulkan device was lost; ";
+  try {
+    openDevice();
+    text += "the session opened it again and compiles the model anew at the "
+            "next run";
+  } catch (const Error &error) {
+    text += "opening it again failed (the next run tries again): " +
+            error.getMessage();
+  }
+  throw Error(ErrorKind::Device, text);
+}
 
 std::string Session::getDeviceDescription() const {
   return backend ? backend->getDeviceInfo().describe() : "reference";
@@ -159,6 +192,8 @@ std::string Session::takeWarnings() {
 
 std::vector<OutputTensor> Session::run(ArrayRef<InputView> inputs) {
   std::lock_guard<std::mutex> lock(mutex);
+  if (!options.reference && !backend)
+    openDevice(); // lost, and not opened again yet
   ShapeKey shapes;
   for (const InputView &input : inputs)
     shapes.emplace_back(input.shape.begin(), input.shape.end());
@@ -209,8 +244,10 @@ std::vector<OutputTensor> Session::runVulkan(Variant &variant,
          input.bytes});
   FailureOr<std::vector<runtime::HostTensor>> results =
       variant.executable->runViews(refs);
-  if (failed(results))
+  if (failed(results)) {
+    recoverIfLost(&variant);
     fail(&variant, ErrorKind::Run, "the run failed");
+  }
   checkValidation();
   std::vector<OutputTensor> outputs;
   for (runtime::HostTensor &result : *results) {
@@ -238,6 +275,8 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
   std::string reported;
   auto report = [&](const std::string &message) { reported += message; };
   std::unique_lock<std::mutex> lock(mutex);
+  if (!this->options.reference && !backend)
+    openDevice(); // lost, and not opened again yet
   if (backend && !triedSymbolic) {
     triedSymbolic = true;
     symbolic = compileSymbolic();
@@ -251,6 +290,10 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
       fail(symbolic.get(), ErrorKind::Run, reported);
     FailureOr<run::GenerationResult> result =
         run::generate(**decoder, prompt, options);
+    if (failed(result)) {
+      decoder->reset(); // holds buffers of the device
+      recoverIfLost(symbolic.get());
+    }
     if (failed(result))
       fail(symbolic.get(), ErrorKind::Run,
            reported.empty() ? "the generation failed" : reported);

@@ -105,6 +105,14 @@ private:
                                       ArrayRef<InputView> inputs);
   /// Throws if the validation layer reported anything since the last check.
   void checkValidation();
+  /// Opens the Vulkan device of the options (throws DeviceError if it
+  /// cannot).
+  void openDevice();
+  /// Called when a run fails: if the device was lost (a driver reset, a
+  /// hung kernel), frees every variant loaded on it and opens the device
+  /// again, so that the session goes on (the next run compiles anew), and
+  /// throws a DeviceError saying so; returns otherwise.
+  void recoverIfLost(Variant *variant);
   /// Throws an Error of `kind` with what the session's Context and
   /// `variant`'s (if given) printed, or `fallback` if they printed nothing.
   [[noreturn]] void fail(Variant *variant, ErrorKind kind,

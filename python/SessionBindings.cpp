@@ -12,6 +12,7 @@
 
 #include "python/Bindings.h"
 #include "python/Session.h"
+#include "runtime/FaultInjection.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -515,4 +516,14 @@ void onyx::python::bindSession(py::module_ &m) {
       });
   m.def("list_devices", &listDevices,
         "Every Vulkan device, in the order of device numbers.");
+  // For tests: makes a later Vulkan call fail as on a real GPU
+  // (runtime/FaultInjection.h; the plan of ONYX_VK_FAULT).
+  m.def(
+      "_set_gpu_faults",
+      [](const std::string &spec) {
+        std::string error;
+        if (failed(runtime::setFaultPlan(spec, error)))
+          throw Error(ErrorKind::InvalidArgument, error);
+      },
+      py::arg("plan"));
 }

@@ -1,5 +1,6 @@
 //===- Device.cpp - A logical Vulkan device with one compute queue --------===//
 #include "runtime/Device.h"
+#include "runtime/FaultInjection.h"
 
 #include "ir/Diagnostics.h"
 
@@ -45,6 +46,9 @@ Device::~Device() {
 
 LogicalResult Device::init() {
   Location loc = UnknownLoc::get(getContext());
+  std::string faultError;
+  if (failed(armFaultsFromEnvironment(faultError)))
+    return emitError(loc) << faultError;
   // Enable the optional features onyx knows (gpu::Feature) that the device
   // has; nothing else, since features such as robust buffer access cost
   // speed.
@@ -241,6 +245,8 @@ uint64_t Device::getDeviceLocalHeapSize() const {
 
 FailureOr<std::unique_ptr<Buffer>>
 Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
+  if (failed(checkNotLost(loc)))
+    return failure();
   std::unique_ptr<Buffer> result(new Buffer(*this));
   result->size = std::max<uint64_t>(size, 1);
   auto bufferInfo =
@@ -282,9 +288,11 @@ Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
       VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
   allocInfo.allocationSize = needs.size;
   allocInfo.memoryTypeIndex = *type;
-  if (failed(checkVk(
-          api.vkAllocateMemory(device, &allocInfo, nullptr, &result->memory),
-          "vkAllocateMemory", loc)) ||
+  VkResult allocated = takeFault(FaultPoint::Alloc);
+  if (allocated == VK_SUCCESS)
+    allocated =
+        api.vkAllocateMemory(device, &allocInfo, nullptr, &result->memory);
+  if (failed(checkVk(allocated, "vkAllocateMemory", loc)) ||
       failed(checkVk(
           api.vkBindBufferMemory(device, result->buffer, result->memory, 0),
           "vkBindBufferMemory", loc)))
@@ -300,17 +308,38 @@ Device::createBuffer(uint64_t size, MemoryKind kind, Location loc) const {
   return result;
 }
 
+LogicalResult Device::checkNotLost(Location loc) const {
+  if (lostReason.empty())
+    return success();
+  return emitError(loc) << "device '" << info.name << "' was lost ("
+                        << lostReason
+                        << "); what ran on it is gone: create the device "
+                           "and load the model again";
+}
+
+LogicalResult Device::checkDeviceVk(VkResult result, StringRef call,
+                                    Location loc) const {
+  if (result == VK_ERROR_DEVICE_LOST)
+    lostReason = (call + " returned VK_ERROR_DEVICE_LOST").str();
+  return checkVk(result, call, loc);
+}
+
 LogicalResult Device::submit(VkCommandBuffer commands, Location loc) const {
+  if (failed(checkNotLost(loc)))
+    return failure();
   if (pending)
     return emitError(loc) << "a submission to device '" << info.name
                           << "' is still running; wait for it first";
   auto submit = makeVkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands;
-  if (failed(checkVk(api.vkResetFences(device, 1, &fence), "vkResetFences",
-                     loc)) ||
-      failed(checkVk(api.vkQueueSubmit(queue, 1, &submit, fence),
-                     "vkQueueSubmit", loc)))
+  if (failed(
+          checkVk(api.vkResetFences(device, 1, &fence), "vkResetFences", loc)))
+    return failure();
+  VkResult submitted = takeFault(FaultPoint::Submit);
+  if (submitted == VK_SUCCESS)
+    submitted = api.vkQueueSubmit(queue, 1, &submit, fence);
+  if (failed(checkDeviceVk(submitted, "vkQueueSubmit", loc)))
     return failure();
   pending = true;
   return success();
@@ -319,15 +348,28 @@ LogicalResult Device::submit(VkCommandBuffer commands, Location loc) const {
 LogicalResult Device::wait(Location loc) const {
   if (!pending)
     return success();
-  // Generous: a large model on a CPU device takes minutes, but a hung
-  // device must not hang the caller forever.
-  constexpr uint64_t kTimeoutNs = 30ull * 60 * 1000 * 1000 * 1000;
-  VkResult result = api.vkWaitForFences(device, 1, &fence, VK_TRUE, kTimeoutNs);
-  if (result == VK_TIMEOUT)
-    return emitError(loc) << "the device did not finish within 30 minutes";
+  // Generous by default: a large model on a CPU device takes minutes, but
+  // a hung device must not hang the caller forever.
+  uint64_t seconds = options.waitTimeoutSeconds;
+  uint64_t timeoutNs = seconds > UINT64_MAX / 1000000000ull
+                           ? UINT64_MAX
+                           : seconds * 1000000000ull;
+  VkResult result = api.vkWaitForFences(device, 1, &fence, VK_TRUE, timeoutNs);
+  // An injected failure comes after the real wait, so that no work is
+  // still running on what the caller frees next.
+  if (VkResult injected = takeFault(FaultPoint::Wait); injected != VK_SUCCESS)
+    result = injected;
   // A failed wait leaves nothing that a later wait could finish.
   pending = false;
-  return checkVk(result, "vkWaitForFences", loc);
+  if (result == VK_TIMEOUT) {
+    // The kernel may still be running and may never stop: nothing it
+    // uses can be reused, so the device counts as lost.
+    lostReason = "a wait timed out";
+    return emitError(loc) << "device '" << info.name
+                          << "' did not finish its work within " << seconds
+                          << " s (--gpu-timeout); it is treated as lost";
+  }
+  return checkDeviceVk(result, "vkWaitForFences", loc);
 }
 
 LogicalResult Device::submitAndWait(VkCommandBuffer commands,

@@ -54,6 +54,9 @@ struct DeviceOptions {
   /// per device and driver version, read when the device is created and
   /// written when it is destroyed); empty: the cache lives in memory only.
   std::string pipelineCacheDirectory;
+  /// How long a wait for the device may take before the device is given up
+  /// as hung (and treated as lost); onyx-run's --gpu-timeout.
+  uint64_t waitTimeoutSeconds = 30 * 60;
 };
 
 class Device {
@@ -99,6 +102,11 @@ public:
   LogicalResult runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
                         Location loc) const;
 
+  /// Whether the device was lost (VK_ERROR_DEVICE_LOST, or a wait that
+  /// timed out): nothing more runs on it, and what was loaded on it is to
+  /// be freed and the device created again.
+  bool isLost() const { return !lostReason.empty(); }
+
 private:
   Device(const Instance &instance, const DeviceInfo &info,
          const DeviceOptions &options)
@@ -125,6 +133,13 @@ private:
   VkFence fence = VK_NULL_HANDLE;
   /// Whether a submission signals `fence` and nobody waited for it yet.
   mutable bool pending = false;
+  /// Why the device is lost; empty while it is not.
+  mutable std::string lostReason;
+  /// Reports that the device is lost if it is.
+  LogicalResult checkNotLost(Location loc) const;
+  /// Checks `result` of `call` and remembers a lost device.
+  LogicalResult checkDeviceVk(VkResult result, StringRef call,
+                              Location loc) const;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memoryProperties;
 };

@@ -1,5 +1,6 @@
 //===- KernelPipeline.cpp - A gpu.kernel as a Vulkan compute pipeline -----===//
 #include "runtime/KernelPipeline.h"
+#include "runtime/FaultInjection.h"
 
 namespace onyx::runtime {
 
@@ -62,10 +63,12 @@ KernelPipeline::create(const Device &device, gpu::KernelOp kernel) {
   pipelineInfo.stage.module = result->module;
   pipelineInfo.stage.pName = entryPoint.c_str();
   pipelineInfo.layout = result->layout;
-  if (failed(checkVk(api.vkCreateComputePipelines(
-                         handle, device.getPipelineCache(), 1, &pipelineInfo,
-                         nullptr, &result->pipeline),
-                     "vkCreateComputePipelines", loc)))
+  VkResult created = takeFault(FaultPoint::Pipeline);
+  if (created == VK_SUCCESS)
+    created =
+        api.vkCreateComputePipelines(handle, device.getPipelineCache(), 1,
+                                     &pipelineInfo, nullptr, &result->pipeline);
+  if (failed(checkVk(created, "vkCreateComputePipelines", loc)))
     return failure();
   return result;
 }

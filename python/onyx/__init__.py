@@ -19,6 +19,7 @@ from ._onyx import (
     RunError,
     import_onnx,
     list_devices,
+    _set_gpu_faults,
 )
 from . import ir, passes
 

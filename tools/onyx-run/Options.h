@@ -40,6 +40,8 @@ struct Options {
   std::string cacheDirectory;
   /// --max-memory in bytes; 0 for each backend's default.
   uint64_t maxMemory = 0;
+  /// --gpu-timeout: how long a wait for the device may take, in seconds.
+  uint64_t gpuTimeoutSeconds = 30 * 60;
   // --generate: decode this many tokens after the prompt.
   unsigned generate = 0;
   std::string promptIds;

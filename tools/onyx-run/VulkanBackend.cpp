@@ -34,6 +34,7 @@ VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
     return failure();
   runtime::DeviceOptions deviceOptions;
   deviceOptions.pipelineCacheDirectory = options.pipelineCacheDirectory;
+  deviceOptions.waitTimeoutSeconds = options.waitTimeoutSeconds;
   FailureOr<std::unique_ptr<runtime::Device>> device =
       runtime::Device::create(*backend->instance, **info, deviceOptions);
   if (failed(device))

@@ -39,6 +39,8 @@ struct VulkanOptions {
   std::string loaderLibrary = runtime::InstanceOptions().loaderLibrary;
   /// Where the device's pipeline cache persists (empty: in memory only).
   std::string pipelineCacheDirectory;
+  /// runtime::DeviceOptions::waitTimeoutSeconds.
+  uint64_t waitTimeoutSeconds = runtime::DeviceOptions().waitTimeoutSeconds;
 };
 
 class VulkanBackend {
@@ -57,6 +59,11 @@ public:
   /// device's TargetDesc as the module's `gpu.target` and runs the lowering
   /// pipeline, printing the IR after each pass to `irDump` if set.
   LogicalResult lower(ModuleOp module, llvm::raw_ostream *irDump) const;
+
+  /// Destroys the device before the backend goes (everything loaded on it
+  /// must be gone), so that the validation messages of its destruction,
+  /// such as objects never freed, can be read; nothing runs after it.
+  void closeDevice() { device.reset(); }
 
   /// Validation messages reported so far (empty without validation).
   std::vector<std::string> getValidationMessages() const {

@@ -194,6 +194,12 @@ static Options parseCommandLine(int argc, char **argv) {
                "device-local heap); a suffix K, M, G or T multiplies by "
                "1024, 1024^2, ..."),
       cl::value_desc("SIZE"), cl::cat(category));
+  static cl::opt<uint64_t> gpuTimeout(
+      "gpu-timeout",
+      cl::desc("How long one wait for the Vulkan device may take before the "
+               "run fails with the device treated as lost (a hung kernel); "
+               "default 1800"),
+      cl::value_desc("SECONDS"), cl::init(30 * 60), cl::cat(category));
   static cl::opt<std::string> cacheDir(
       "cache-dir",
       cl::desc("Where compiled kernels and the Vulkan pipeline cache persist "
@@ -271,6 +277,11 @@ static Options parseCommandLine(int argc, char **argv) {
     }
     options.maxMemory = *bytes;
   }
+  if (gpuTimeout == 0) {
+    reportError("--gpu-timeout must be at least 1 second");
+    std::exit(1);
+  }
+  options.gpuTimeoutSeconds = gpuTimeout;
   options.generate = generate;
   options.promptIds = promptIds;
   options.maxSeq = maxSeq;
@@ -628,6 +639,7 @@ static LogicalResult runModel(const Options &options) {
   vulkanOptions.validation = options.validate;
   vulkanOptions.loaderLibrary = options.vulkanLoader;
   vulkanOptions.pipelineCacheDirectory = options.cacheDirectory;
+  vulkanOptions.waitTimeoutSeconds = options.gpuTimeoutSeconds;
   if (!options.cacheDirectory.empty()) {
     llvm::SmallString<256> kernels(options.cacheDirectory);
     llvm::sys::path::append(kernels, "kernels");
@@ -640,6 +652,9 @@ static LogicalResult runModel(const Options &options) {
   LogicalResult result = options.generate
                              ? runGeneration(options, backend->get())
                              : runOnVulkan(options, ctx, sourceMgr, **backend);
+  // Destroying the device is when the validation layer reports any object
+  // of it that was not freed, on success and on every error path alike.
+  (*backend)->closeDevice();
   if (failed(reportValidation(**backend)))
     return failure();
   return result;
