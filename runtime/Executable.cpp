@@ -48,6 +48,12 @@ Executable::load(const Device &device, ModuleOp module,
     return failure();
   std::unique_ptr<Executable> exe(
       new Executable(device, *func, std::max(2u, options.maxRecordings)));
+  exe->budgetFromOption = options.maxMemory != 0;
+  exe->memoryBudget =
+      options.maxMemory ? options.maxMemory : device.getDeviceLocalHeapSize();
+  for (Operation &op : func->front())
+    if (auto buffer = dyn_cast<gpu::BufferOp>(&op))
+      exe->fixedBufferBytes += buffer.getType().getSize();
   if (failed(exe->createBuffers()) || failed(exe->uploadWeights()) ||
       failed(exe->createPipelines()) ||
       failed(exe->createProfiler(options.profile)))

@@ -286,6 +286,12 @@ private:
   const Device &device;
   FuncOp func;
   unsigned maxRecordings;
+  /// The memory budget (LoadOptions::maxMemory or the device-local heap),
+  /// whether the option set it, and the bytes of the module's fixed buffers
+  /// (weights, static arena): the tensors placed at run time get the rest.
+  uint64_t memoryBudget = 0;
+  bool budgetFromOption = false;
+  uint64_t fixedBufferBytes = 0;
   /// The function's gpu.buffer ops, by number, and their device buffers;
   /// the last buffer is the one the runtime places gpu.allocs in.
   llvm::DenseMap<Operation *, unsigned> bufferIndex;

@@ -79,18 +79,33 @@ static LogicalResult validateFunction(FuncOp func, const Device &device,
                << device.getInfo().name << "' allocates at once ("
                << device.getInfo().maxMemoryAllocationSize << ")";
       // Checked before anything is allocated: the sum of all buffers.
-      if (size > budget || total > budget - size)
-        return buffer.emitOpError()
-               << "("
-               << (buffer.getKind() == gpu::BufferKind::Weights ? "weights"
-                                                                : "arena")
-               << ") needs " << size << " bytes; with the " << total
-               << " bytes of the buffers before it, that exceeds the memory "
-                  "budget of "
-               << budget << " bytes ("
-               << (maxMemory ? "--max-memory"
-                             : "the device's device-local heap")
-               << ")";
+      if (size > budget || total > budget - size) {
+        // The tensor that weighs most in it, by its location (the onnx
+        // initializer or node it holds).
+        gpu::WeightOp largest;
+        for (Operation &other : func.front())
+          if (auto weight = dyn_cast<gpu::WeightOp>(&other);
+              weight && weight.getBuffer() == buffer->getResult(0) &&
+              (!largest || weight.getType().getSizeInBytes() >
+                               largest.getType().getSizeInBytes()))
+            largest = weight;
+        InFlightDiagnostic diag =
+            buffer.emitOpError()
+            << "("
+            << (buffer.getKind() == gpu::BufferKind::Weights ? "weights"
+                                                             : "arena")
+            << ") needs " << size << " bytes; with the " << total
+            << " bytes of the buffers before it, that exceeds the memory "
+               "budget of "
+            << budget << " bytes ("
+            << (maxMemory ? "--max-memory" : "the device's device-local heap")
+            << ")";
+        if (largest)
+          diag.attachNote(largest.getLoc())
+              << "the largest tensor in it: " << Type(largest.getType()) << ", "
+              << largest.getType().getSizeInBytes() << " bytes";
+        return diag;
+      }
       total += size;
       continue;
     }

@@ -226,6 +226,29 @@ LogicalResult Executable::placeMemory(Recording &r) {
       allocs, reserved, device.getTarget().minStorageBufferOffsetAlignment,
       offsets);
   r.stats.runtimeArenaBytes = arenaBytes;
+  // Checked before the arena grows: validateModule checked the fixed
+  // buffers at load, the rest of the budget is the arena's.
+  if (arenaBytes > memoryBudget - std::min(memoryBudget, fixedBufferBytes)) {
+    size_t largest = 0;
+    for (size_t i = 1; i < sizes.size(); ++i)
+      if (sizes[i] > sizes[largest])
+        largest = i;
+    gpu::AllocOp alloc = allocs[largest].alloc;
+    SmallVector<int64_t, 4> shape =
+        resolveShape(alloc.getType(), alloc.getDynamicDims(), r.values);
+    return emitError(alloc.getLoc())
+           << "the tensors placed at run time need " << arenaBytes
+           << " bytes (the largest, the result of the op at this location: "
+           << Type(RankedTensorType::get(shape,
+                                         alloc.getType().getElementType()))
+           << ", " << sizes[largest] << " bytes); with the " << fixedBufferBytes
+           << " bytes of weights and fixed buffers, that exceeds the memory "
+              "budget of "
+           << memoryBudget << " bytes ("
+           << (budgetFromOption ? "--max-memory"
+                                : "the device's device-local heap")
+           << ")";
+  }
   if (arenaBytes > device.getInfo().maxMemoryAllocationSize)
     return emitError(func.getLoc())
            << "tensors placed at run time need " << arenaBytes

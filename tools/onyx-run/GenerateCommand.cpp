@@ -109,14 +109,15 @@ static FailureOr<SmallVector<Tensor>> runStep(const Options &options,
     return failure();
   }
   if (!vulkan)
-    return runReference(main, inputs);
+    return runReference(main, inputs, {options.maxMemory});
 
   refineArgumentTypes(main, inputs);
   if (failed(vulkan->lower(*module, nullptr)))
     return failure();
+  runtime::LoadOptions loadOptions;
+  loadOptions.maxMemory = options.maxMemory;
   FailureOr<std::unique_ptr<runtime::Executable>> exe =
-      runtime::Executable::load(vulkan->getDevice(), *module,
-                                runtime::LoadOptions());
+      runtime::Executable::load(vulkan->getDevice(), *module, loadOptions);
   if (failed(exe))
     return failure();
   return runExecutable(**exe, inputs);
@@ -162,6 +163,7 @@ compileDecoder(const Options &options, const VulkanBackend &vulkan,
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   runtime::LoadOptions loadOptions;
   loadOptions.profile = options.profile;
+  loadOptions.maxMemory = options.maxMemory;
   FailureOr<std::unique_ptr<runtime::Executable>> exe =
       runtime::Executable::load(vulkan.getDevice(), *compiled->module,
                                 loadOptions);

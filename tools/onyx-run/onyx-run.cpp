@@ -451,6 +451,7 @@ static LogicalResult runInputSets(const Options &options, Context &ctx,
 
   start = std::chrono::steady_clock::now();
   runtime::LoadOptions loadOptions;
+  loadOptions.maxMemory = options.maxMemory;
   loadOptions.profile =
       options.profile ||
       (options.benchmarkRuns && backend.getDeviceInfo().hasTimestamps);

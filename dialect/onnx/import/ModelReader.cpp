@@ -17,6 +17,9 @@
 
 namespace onyx::onnx {
 
+/// Protobuf's default limit of nested messages, kept explicitly.
+static constexpr int kMaxMessageNesting = 100;
+
 /// Parses `bytes` into `message`, up to protobuf's hard limit of 2 GB
 /// rather than its default of 64 MB, which real models exceed.
 static LogicalResult parseMessage(StringRef bytes,
@@ -28,12 +31,31 @@ static LogicalResult parseMessage(StringRef bytes,
     return emitError(loc) << "not a valid " << kind
                           << " (protobuf cannot read more than 2 GB; large "
                              "weights must be stored as external data)";
-  google::protobuf::io::ArrayInputStream input(bytes.data(), int(bytes.size()));
-  google::protobuf::io::CodedInputStream coded(&input);
-  coded.SetTotalBytesLimit(INT_MAX);
-  if (!message.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+  auto parse = [&](int recursionLimit) {
+    google::protobuf::io::ArrayInputStream input(bytes.data(),
+                                                 int(bytes.size()));
+    google::protobuf::io::CodedInputStream coded(&input);
+    coded.SetTotalBytesLimit(INT_MAX);
+    coded.SetRecursionLimit(recursionLimit);
+    return message.ParseFromCodedStream(&coded) &&
+           coded.ConsumedEntireMessage();
+  };
+  // Protobuf's limit on nested messages (kMaxMessageNesting) is also what
+  // bounds the nesting of subgraphs (If, Loop, Scan: node, attribute, graph
+  // make three levels each), and so the importer's recursion over them.
+  if (!parse(kMaxMessageNesting)) {
+    // Said as such if the bytes parse without the limit (up to a bound
+    // that keeps protobuf's own recursion off the end of the stack).
+    message.Clear();
+    if (parse(100 * kMaxMessageNesting))
+      return emitError(loc)
+             << "not a valid " << kind << " (messages nested deeper than "
+             << kMaxMessageNesting
+             << " levels, protobuf's limit; each subgraph of If, Loop or "
+                "Scan nests three)";
     return emitError(loc) << "not a valid " << kind
                           << " (protobuf parse failed)";
+  }
   return success();
 }
 

@@ -202,6 +202,23 @@ LogicalResult TensorReader::readExternal() {
 
   llvm::SmallString<256> path(baseDir);
   llvm::sys::path::append(path, location);
+  // A relative path may still leave the folder through a symbolic link (of
+  // the file or of a folder on the way): what it resolves to must be inside
+  // the model's folder as resolved, as ONNX's checker requires.
+  llvm::SmallString<256> realBase, realPath;
+  if (!llvm::sys::fs::real_path(baseDir.empty() ? "." : baseDir, realBase) &&
+      !llvm::sys::fs::real_path(path, realPath)) {
+    StringRef inside = realPath;
+    bool baseEndsInSeparator =
+        !realBase.empty() && llvm::sys::path::is_separator(realBase.back());
+    if (!inside.consume_front(realBase) ||
+        (!inside.empty() && !baseEndsInSeparator &&
+         !llvm::sys::path::is_separator(inside.front())))
+      return emitError() << "external data location '" << location
+                         << "' leads out of the model's directory through a "
+                            "symbolic link (to '"
+                         << realPath.str() << "')";
+  }
   uint64_t fileSize;
   if (std::error_code ec = llvm::sys::fs::file_size(path, fileSize))
     return emitError() << "cannot read external data file '" << location

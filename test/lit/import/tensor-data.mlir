@@ -23,6 +23,18 @@
 // RUN: not onyx-opt %t/short.onnx 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: onnx-txt2pb %t/escape.textproto -o %t/escape.onnx
 // RUN: not onyx-opt %t/escape.onnx 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// A symbolic link beside the model that leads out of its folder is refused
+// too; one to a file inside the folder is read.
+// RUN: mkdir -p %t/sym
+// RUN: onnx-txt2pb %t/external21.textproto -o %t/sym/model21.onnx --external-data=weights21.bin
+// RUN: mv %t/sym/weights21.bin %t/outside.bin
+// RUN: ln -s ../outside.bin %t/sym/weights21.bin
+// RUN: not onyx-opt %t/sym/model21.onnx 2>&1 | FileCheck %s --check-prefix=SYMLINK
+// SYMLINK: model21.onnx: error: node 'y' (Add): initializer 'w': external data location 'weights21.bin' leads out of the model's directory through a symbolic link (to '{{.*}}outside.bin')
+// RUN: rm %t/sym/weights21.bin
+// RUN: mv %t/outside.bin %t/sym/real.bin
+// RUN: ln -s real.bin %t/sym/weights21.bin
+// RUN: onyx-opt %t/sym/model21.onnx | FileCheck %s --check-prefix=EXTERNAL
 // RUN: onnx-txt2pb %t/string.textproto -o %t/string.onnx
 // RUN: not onyx-opt %t/string.onnx 2>&1 | FileCheck %s --check-prefix=STRING
 

@@ -37,6 +37,21 @@
 // RUN: not onyx-run %t/small.mlir --max-memory=1 --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=VK-SMALL
 // VK-SMALL: error: 'gpu.buffer' op (arena) needs {{[0-9]+}} bytes; with the 0 bytes of the buffers before it, that exceeds the memory budget of 1 bytes (--max-memory)
 // RUN: onyx-run %t/small.mlir --max-memory=1M --input=4xf32=1 | FileCheck %s --check-prefix=REF-FITS
+// On Vulkan, the error names the tensor that weighs most: the largest
+// weight when the weights do not fit, the largest tensor placed at run time
+// when a run's shapes make them too many (--input-set compiles once with
+// the symbolic dims; generation and single runs take the budget too).
+// RUN: not onyx-run %models/mlp.onnx --max-memory=2K --input=@%models/mlp.input_0.npy 2>&1 | FileCheck %s --check-prefix=VK-WEIGHTS
+// VK-WEIGHTS: mlp.onnx: error: 'gpu.buffer' op (weights) needs 7728 bytes; with the 1280 bytes of the buffers before it, that exceeds the memory budget of 2048 bytes (--max-memory)
+// VK-WEIGHTS: note: loc("net.2.weight"): the largest tensor in it: !gpu.view<32x32xf32>, 4096 bytes
+// RUN: not onyx-run %models/dynamic_shapes.onnx --max-memory=300 \
+// RUN:   --input-set="@%models/dynamic_shapes.case0.input_0.npy;@%models/dynamic_shapes.case0.input_1.npy" \
+// RUN:   2>&1 | FileCheck %s --check-prefix=VK-RUNTIME
+// VK-RUNTIME: error: the tensors placed at run time need 768 bytes (the largest, the result of the op at this location: tensor<2x3x8xf32>, 192 bytes); with the 80 bytes of weights and fixed buffers, that exceeds the memory budget of 300 bytes (--max-memory)
+// RUN: onyx-run %models/dynamic_shapes.onnx --max-memory=2K \
+// RUN:   --input-set="@%models/dynamic_shapes.case0.input_0.npy;@%models/dynamic_shapes.case0.input_1.npy" \
+// RUN:   | FileCheck %s --check-prefix=VK-RUNTIME-FITS
+// VK-RUNTIME-FITS: output 0: tensor<12x4xf32>
 // RUN: not onyx-run %t/small.mlir --max-memory=12X --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=BAD-SIZE
 // BAD-SIZE: onyx-run: error: --max-memory expects a positive number of bytes with an optional K, M, G or T suffix, got '12X'
 // RUN: not onyx-run %t/small.mlir --max-memory=99999999999T --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=BIG-SIZE
