@@ -25,7 +25,7 @@
 // RUN: not onyx-opt %t/escape.onnx 2>&1 | FileCheck %s --check-prefix=ESCAPE
 // A symbolic link beside the model that leads out of its folder is refused
 // too; one to a file inside the folder is read.
-// RUN: mkdir -p %t/sym
+// RUN: rm -rf %t/sym %t/outside.bin && mkdir -p %t/sym
 // RUN: onnx-txt2pb %t/external21.textproto -o %t/sym/model21.onnx --external-data=weights21.bin
 // RUN: mv %t/sym/weights21.bin %t/outside.bin
 // RUN: ln -s ../outside.bin %t/sym/weights21.bin
