@@ -150,6 +150,22 @@ static DictionaryAttr getListEntry(Operation *op, StringRef name, unsigned i) {
 DictionaryAttr FuncOp::getArgAttrDict(unsigned i) {
   return getListEntry(state, "arg_attrs", i);
 }
+void FuncOp::setArgAttr(unsigned i, StringRef name, Attribute value) {
+  Context *ctx = state->getContext();
+  SmallVector<Attribute> list(getNumArguments(), DictionaryAttr::get(ctx, {}));
+  if (auto old = state->getAttrOfType<ArrayAttr>("arg_attrs"))
+    for (auto [n, entry] : llvm::enumerate(old.getValue()))
+      if (n < list.size() && isa<DictionaryAttr>(entry))
+        list[n] = entry;
+  SmallVector<NamedAttribute> entries;
+  for (const NamedAttribute &entry : cast<DictionaryAttr>(list[i]))
+    if (entry.getName() != name)
+      entries.push_back(entry);
+  entries.push_back({StringAttr::get(ctx, name), value});
+  list[i] = DictionaryAttr::get(ctx, entries);
+  state->setAttr("arg_attrs", ArrayAttr::get(ctx, list));
+}
+
 DictionaryAttr FuncOp::getResultAttrDict(unsigned i) {
   return getListEntry(state, "res_attrs", i);
 }

@@ -76,6 +76,8 @@ public:
   /// `arg_attrs` / `res_attrs` entries; null if none.
   DictionaryAttr getArgAttrDict(unsigned i);
   DictionaryAttr getResultAttrDict(unsigned i);
+  /// Sets attribute `name` of argument `i` (in `arg_attrs`) to `value`.
+  void setArgAttr(unsigned i, StringRef name, Attribute value);
 
   LogicalResult verify();
   void print(OpAsmPrinter &p);

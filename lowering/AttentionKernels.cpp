@@ -171,6 +171,17 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   KernelSizes sizes(ctx);
   using glsl::uintLiteral;
   std::string S = sizes.get(seq), T = sizes.get(t);
+  // Keys and values [b, kv_heads, t, d], or a decoder's cache kept in its
+  // state positions outermost, [t, b, kv_heads, d] (CacheAppend.cpp).
+  std::string kvRow =
+      fmt::format("(b * {}u + h / {}u) * T", kvHeads, heads / kvHeads);
+  std::string kRow = "kvRow + j", vRow = "kvRow + t0 + r";
+  if (isReadFromCache(op->getOperand(1))) {
+    std::string stride = sizes.get(ctx.mul(batch, Size(kvHeads)));
+    kvRow = fmt::format("b * {}u + h / {}u", kvHeads, heads / kvHeads);
+    kRow = fmt::format("kvRow + j * {}", stride);
+    vRow = fmt::format("kvRow + (t0 + r) * {}", stride);
+  }
   std::string decls = glsl::buffer(0, gpu::Access::Read, et, "q") +
                       glsl::buffer(1, gpu::Access::Read, et, "k") +
                       glsl::buffer(2, gpu::Access::Read, et, "v");
@@ -208,7 +219,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "  uint S = {S}, T = {T};\n"
       "  uint c0 = b, c1 = h, c2 = i;\n"
       "  uint qBase = {qBase};\n"
-      "  uint kvRow = (b * {KVH}u + h / {REP}u) * T;\n"
+      "  uint kvRow = {kvRow};\n"
       "  for (uint c = tid; c < {D}u; c += {WG}u)\n"
       "    qs[c] = {qload};\n"
       "  barrier();\n"
@@ -219,7 +230,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "    float sc = NEG_INF;\n"
       "    if (j < T) {{\n"
       "      uint c3 = j;\n"
-      "      uint kBase = (kvRow + j) * {D}u;\n"
+      "      uint kBase = ({kRow}) * {D}u;\n"
       "      float dot = 0.0;\n"
       "      for (uint c = 0u; c < {D}u; ++c)\n"
       "        dot += qs[c] * {kload};\n"
@@ -241,7 +252,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "      for (uint r = 0u; r < n; ++r) {{\n"
       "        float p = exp(ps[r] - tm);\n"
       "        l += p;\n"
-      "        uint vRow = (kvRow + t0 + r) * {DV}u;\n"
+      "        uint vRow = ({vRow}) * {DV}u;\n"
       "{accAdd}"
       "      }}\n"
       "      m = tm;\n"
@@ -255,6 +266,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       fmt::arg("S", S), fmt::arg("T", T), fmt::arg("H", heads),
       fmt::arg("D", d), fmt::arg("DV", dv), fmt::arg("KVH", kvHeads),
       fmt::arg("REP", heads / kvHeads), fmt::arg("WG", wg),
+      fmt::arg("kvRow", kvRow), fmt::arg("kRow", kRow), fmt::arg("vRow", vRow),
       fmt::arg("qBase",
                qInPlace
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)

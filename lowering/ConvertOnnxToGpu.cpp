@@ -66,9 +66,16 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
       Value view = ctx.getView(operand);
       if (!view)
         return failure();
-      results.push_back(ctx.getBuilder()
-                            .create<gpu::DownloadOp>(op->getLoc(), view)
-                            ->getResult(0));
+      // A cache kept in its state, positions outermost (CacheAppend.cpp).
+      SmallVector<int64_t> permutation;
+      if (isReadFromCache(operand))
+        permutation = {1, 2, 0, 3};
+      results.push_back(
+          (permutation.empty()
+               ? ctx.getBuilder().create<gpu::DownloadOp>(op->getLoc(), view)
+               : ctx.getBuilder().create<gpu::DownloadOp>(op->getLoc(), view,
+                                                          permutation))
+              ->getResult(0));
     }
     ctx.getBuilder().create<ReturnOp>(op->getLoc(), ValueRange(results));
     return success();
@@ -219,13 +226,16 @@ LogicalResult ConvertOnnxToGpu::convertFunction(FuncOp func,
               ->getResult(0));
       dims.push_back(dynamic.back());
     }
+    ctx.setDims(arg, dims);
+    // A cache past already in its state: nothing to upload.
+    if (isCacheArgument(arg))
+      continue;
     Value view = builder
                      .create<gpu::AllocOp>(func->getLoc(),
                                            gpu::ViewType::get(type), dynamic)
                      ->getResult(0);
     builder.create<gpu::UploadOp>(func->getLoc(), arg, view);
     ctx.map(arg, view);
-    ctx.setDims(arg, dims);
   }
 
   for (Operation *op : ops)

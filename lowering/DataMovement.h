@@ -243,5 +243,8 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx);
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx);
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx);
 LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx);
+/// A Concat for which isCacheAppend holds, of elements of `byteSize` bytes.
+LogicalResult lowerCacheAppend(Operation *op, LoweringContext &ctx,
+                               unsigned byteSize);
 
 } // namespace onyx::lowering::datamovement

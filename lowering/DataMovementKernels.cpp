@@ -227,6 +227,8 @@ LogicalResult lowerConcat(Operation *op, LoweringContext &ctx) {
   unsigned byteSize = checkTensors(ctx, op, all);
   if (!byteSize)
     return failure();
+  if (isCacheAppend(op))
+    return lowerCacheAppend(op, ctx, byteSize);
   RankedTensorType outType = tensorType(op->getResult(0));
   int64_t rank = outType.getRank();
   int64_t axis = normalizeAxis(onnx::OpAttrs(op).getInt("axis"), rank);

@@ -260,6 +260,17 @@ bool isTransposeReadByCopies(Operation *op);
 /// it emits nothing and the rotary kernel reads [b, s, H, d] in place
 /// (RotaryKernels.cpp).
 bool isHeadsTransposeReadByRotary(Operation *op);
+/// Whether `op` is a Concat(past, new) along axis 2 of a decoder's cache
+/// whose past is an argument the caller keeps in a state (`gpu.state`),
+/// whose result is returned once and read otherwise only as an Attention's
+/// keys or values (both appends): the lowering writes the new rows into the
+/// state in place, positions outermost (CacheAppend.cpp).
+bool isCacheAppend(Operation *op);
+/// Whether `arg` is the past of cache appends only (no upload: its bytes
+/// are already in its state).
+bool isCacheArgument(BlockArgument arg);
+/// Whether `value` is a cache append's present, stored [t, b, H, d].
+bool isReadFromCache(Value value);
 /// Whether `op` is an Expand of a 3-D tensor to 3 dims that only
 /// RotaryEmbeddings without position_ids read as their cos or sin cache: it
 /// emits nothing, its result names its input, and the rotary kernel reads

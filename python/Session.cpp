@@ -285,7 +285,7 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
     // One plan for every step, the cache on the device (the lock held).
     FailureOr<std::unique_ptr<run::DeviceCacheSession>> decoder =
         run::DeviceCacheSession::create(*interface, *symbolic->executable,
-                                        report);
+                                        options.maxSeq, report);
     if (failed(decoder))
       fail(symbolic.get(), ErrorKind::Run, reported);
     FailureOr<run::GenerationResult> result =

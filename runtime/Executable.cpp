@@ -306,6 +306,9 @@ LogicalResult Executable::createPipelines() {
       downloaded.insert(download.getSource());
     if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
       valueReaders.push_back(&op);
+    if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
+      if (std::optional<unsigned> arg = alloc.getStateArgument())
+        inPlaceArguments.push_back(*arg);
     if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
       ++numMemoryValues;
   }
@@ -689,6 +692,7 @@ LogicalResult Executable::record(Recording &r) {
         beforeCommand({to, {buffer, 0, to.end - to.begin, false}});
         copy(buffers[buffer]->getHandle(), 0, buffers[to.buffer]->getHandle(),
              to.begin, to.end - to.begin);
+        ++stats.stateCopies;
         continue;
       }
       beforeCommand(to);
@@ -699,6 +703,9 @@ LogicalResult Executable::record(Recording &r) {
       MemoryAccess from = access(download.getSource(), false);
       if (from.begin == from.end)
         continue;
+      // Written in place in its state: nothing to copy.
+      if (!download.getPermutation().empty())
+        continue;
       auto state = r.resultStates.find(r.resultNumbers.lookup(download));
       if (state != r.resultStates.end()) {
         // Kept on the device for a later run.
@@ -706,6 +713,7 @@ LogicalResult Executable::record(Recording &r) {
         beforeCommand({from, {buffer, 0, from.end - from.begin, true}});
         copy(buffers[from.buffer]->getHandle(), from.begin,
              buffers[buffer]->getHandle(), 0, from.end - from.begin);
+        ++stats.stateCopies;
         continue;
       }
       downloads = true;

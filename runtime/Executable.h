@@ -103,6 +103,9 @@ struct RecordingStats {
   /// Dispatch commands: more than dispatches when grids are split.
   unsigned dispatchCalls = 0;
   unsigned copies = 0;
+  /// Of those, copies between a state and the arena: a cache copied in and
+  /// out of its state (0 where it is appended in place).
+  unsigned stateCopies = 0;
   /// Barriers between commands (not counting the one at the start and the
   /// one that makes outputs visible to the host).
   unsigned barriers = 0;
@@ -192,6 +195,13 @@ public:
   uint64_t getStateBytes(unsigned binding) const {
     return states[binding].bytes;
   }
+  /// Makes the memory of state binding `binding` at least `bytes` now
+  /// (keeping what it holds), so that runs up to that size neither grow it
+  /// nor are recorded again for it: a decoder's cache preallocated to the
+  /// longest sequence.
+  LogicalResult reserveState(unsigned binding, uint64_t bytes);
+  /// The memory of state binding `binding` now, in bytes.
+  uint64_t getStateCapacity(unsigned binding) const;
 
   /// The recording of the last run (or, before any, of the load).
   const RecordingStats &getStats() const { return lastStats; }
@@ -252,6 +262,9 @@ private:
                             llvm::DenseSet<unsigned> &copied);
   /// Which state each argument and result of `options` uses, checked.
   LogicalResult resolveStates(Recording &r, const RunOptions &options);
+  /// The state binding naming result (`isResult`) or argument `number`; -1
+  /// if none does.
+  int findState(bool isResult, unsigned number) const;
   /// Makes the buffer of each state {index, size} at least `size` bytes,
   /// keeping what it holds.
   LogicalResult ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes);
@@ -320,6 +333,9 @@ private:
   /// The host ops that read argument values (gpu.extract,
   /// gpu.range_count), whose values are part of a recording's key.
   SmallVector<Operation *> valueReaders;
+  /// Arguments whose state a gpu.alloc {state} is: read in place, never
+  /// uploaded.
+  SmallVector<unsigned> inPlaceArguments;
   /// Memory values (buffers, weights, allocs, views): what a recording's
   /// map holds.
   unsigned numMemoryValues = 0;

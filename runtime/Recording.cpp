@@ -260,11 +260,31 @@ LogicalResult Executable::placeMemory(Recording &r) {
     r.memory[t.alloc->getResult(0)] = {runtimeArena, offset, offset + size,
                                        false};
 
+  SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
   unsigned position = 0;
   for (Operation &op : block) {
     if (position++ == cut)
       break;
-    if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
+    if (auto alloc = dyn_cast<gpu::AllocOp>(&op)) {
+      // A state's memory, from its start (the others are placed above).
+      std::optional<unsigned> arg = alloc.getStateArgument();
+      if (!arg)
+        continue;
+      int index = findState(/*isResult=*/false, *arg);
+      if (index < 0)
+        return alloc.emitOpError()
+               << "holds the state of argument #" << *arg
+               << ", but no state binding names that argument";
+      SmallVector<int64_t, 4> shape =
+          resolveShape(alloc.getType(), alloc.getDynamicDims(), r.values);
+      FailureOr<uint64_t> bytes =
+          getByteSize(alloc, shape, alloc.getType().getElementType());
+      if (failed(bytes))
+        return failure();
+      stateSizes.push_back({unsigned(index), *bytes});
+      r.memory[alloc->getResult(0)] = {states[index].buffer, 0, *bytes, false};
+      r.shapes[alloc->getResult(0)] = shape;
+    } else if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
       r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
                                         buffer.getType().getSize(), false};
     } else if (auto weight = dyn_cast<gpu::WeightOp>(&op)) {
@@ -315,7 +335,6 @@ LogicalResult Executable::placeMemory(Recording &r) {
     total = slot.offset + size;
     return slot;
   };
-  SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
   position = 0;
   for (Operation &op : block) {
     if (position++ == cut)
@@ -330,6 +349,19 @@ LogicalResult Executable::placeMemory(Recording &r) {
       uint64_t bytes = from.end - from.begin;
       unsigned result = r.resultNumbers.lookup(download);
       auto state = r.resultStates.find(result);
+      if (auto alloc = download.getSource().getDefiningOp<gpu::AllocOp>();
+          alloc && alloc.getStateArgument()) {
+        // Written in place: it must stay in the state the argument reads.
+        unsigned arg = *alloc.getStateArgument();
+        if (state == r.resultStates.end() ||
+            states[state->second].binding.argument != arg)
+          return download.emitOpError()
+                 << "returns result #" << result
+                 << " in the state of argument #" << arg
+                 << ": the run must keep it there, with a state binding "
+                    "from that result to that argument";
+        continue;
+      }
       if (state != r.resultStates.end()) {
         // Kept on the device: its state must hold this run's bytes.
         stateSizes.push_back({state->second, bytes});

@@ -54,6 +54,14 @@ LogicalResult Executable::checkInputs(ArrayRef<HostTensorRef> inputs,
                               << " comes from a state and takes no data";
       continue;
     }
+    // The first run has nothing in the state yet: an empty input.
+    if (llvm::is_contained(inPlaceArguments, unsigned(i)) &&
+        input.type.getNumElements() != 0)
+      return emitError(loc)
+             << "input #" << unsigned(i) << " of @" << func.getSymName()
+             << " is read in place from its state; it must come from the "
+                "state (RunOptions::argumentsFromState) or be empty, got "
+             << Type(input.type);
     if (shapesOnly && input.data.empty())
       continue;
     if (input.data.size() != bytes)
@@ -203,8 +211,16 @@ void Executable::settle() {
   for (auto [number, result] : llvm::enumerate(ret->getOperands())) {
     auto download = result.getDefiningOp<gpu::DownloadOp>();
     auto type = cast<RankedTensorType>(result.getType());
-    type = RankedTensorType::get(r.shapes.lookup(download.getSource()),
-                                 type.getElementType());
+    SmallVector<int64_t, 4> shape = r.shapes.lookup(download.getSource());
+    // A state's memory holds the result's dims in another order.
+    SmallVector<int64_t, 4> permutation = download.getPermutation();
+    if (!permutation.empty()) {
+      SmallVector<int64_t, 4> permuted;
+      for (int64_t d : permutation)
+        permuted.push_back(shape[d]);
+      shape = permuted;
+    }
+    type = RankedTensorType::get(shape, type.getElementType());
     auto state = r.resultStates.find(number);
     if (state != r.resultStates.end()) {
       MemoryAccess from = r.memory.lookup(download.getSource());

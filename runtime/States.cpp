@@ -87,10 +87,10 @@ Executable::ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes) {
   SmallVector<std::unique_ptr<Buffer>> created;
   for (auto [index, size] : growing) {
     const std::unique_ptr<Buffer> &buffer = buffers[states[index].buffer];
-    // Grow by at least half, as the arena does, so that a cache growing by
-    // one position per step reallocates rarely.
+    // Grow by doubling, so that a cache growing by one position per step
+    // reallocates (and is recorded again) rarely.
     if (buffer)
-      size = std::max(size, buffer->getSize() + buffer->getSize() / 2);
+      size = std::max(size, 2 * buffer->getSize());
     FailureOr<std::unique_ptr<Buffer>> grown =
         device.createBuffer(size, MemoryKind::Device, loc);
     if (failed(grown))
@@ -127,6 +127,26 @@ Executable::ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes) {
   return success();
 }
 
+int Executable::findState(bool isResult, unsigned number) const {
+  for (auto [index, state] : llvm::enumerate(states))
+    if ((isResult ? state.binding.result : state.binding.argument) == number)
+      return index;
+  return -1;
+}
+
+LogicalResult Executable::reserveState(unsigned binding, uint64_t bytes) {
+  if (binding >= states.size())
+    return emitError(func.getLoc())
+           << "state binding #" << binding << " does not exist; there are "
+           << unsigned(states.size());
+  return ensureStateSizes({{binding, bytes}});
+}
+
+uint64_t Executable::getStateCapacity(unsigned binding) const {
+  const std::unique_ptr<Buffer> &buffer = buffers[states[binding].buffer];
+  return buffer ? buffer->getSize() : 0;
+}
+
 LogicalResult Executable::resolveStates(Recording &r,
                                         const RunOptions &options) {
   Location loc = func.getLoc();
@@ -135,12 +155,6 @@ LogicalResult Executable::resolveStates(Recording &r,
     r.resultNumbers[result.getDefiningOp()] = number;
   unsigned numArgs = func.getNumArguments();
   unsigned numResults = ret->getNumOperands();
-  auto findState = [&](bool isResult, unsigned number) -> int {
-    for (auto [index, state] : llvm::enumerate(states))
-      if ((isResult ? state.binding.result : state.binding.argument) == number)
-        return index;
-    return -1;
-  };
   for (unsigned arg : options.argumentsFromState) {
     int index = arg < numArgs ? findState(false, arg) : -1;
     if (index < 0)

@@ -28,7 +28,8 @@ SmallVector<AllocLiveness> analyzeAllocs(Block &block) {
   SmallVector<AllocLiveness> allocs;
   for (Operation &op : block) {
     order[&op] = order.size();
-    if (auto alloc = dyn_cast<AllocOp>(&op))
+    // A state's memory is the runtime's, outside the arena.
+    if (auto alloc = dyn_cast<AllocOp>(&op); alloc && !alloc.getStateArgument())
       allocs.push_back({alloc, 0, 0});
   }
   for (AllocLiveness &t : allocs) {

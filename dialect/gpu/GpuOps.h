@@ -179,6 +179,14 @@ public:
 ///
 /// An alloc with `?` dimensions is never placed by the compiler: the runtime
 /// places it for the dims of each run.
+///
+///   %c = gpu.alloc(%t) {state = 3 : i64} : !gpu.view<?x4x8xf32>
+///
+/// With `state = N` the tensor is not placed in an arena at all: it is the
+/// device memory the runtime keeps between runs for argument #N (a
+/// decoder's key/value cache, Executable.h's states), from its start. A run
+/// that reads the argument from that state finds its bytes there; the
+/// argument itself is not uploaded.
 class AllocOp : public Op<AllocOp> {
 public:
   using Op::Op;
@@ -188,6 +196,8 @@ public:
                     ValueRange dynamicDims = {});
   ViewType getType();
   OperandRange getDynamicDims() { return state->getOperands(); }
+  /// The argument whose state this tensor is; nullopt for an ordinary one.
+  std::optional<unsigned> getStateArgument();
 
   LogicalResult verify();
   void print(OpAsmPrinter &p);
@@ -289,13 +299,27 @@ public:
 };
 
 /// Reads a view back to the host as a tensor the function returns.
+///
+///   %r = gpu.download %c {permutation = [1, 2, 0, 3]}
+///       : !gpu.view<?x?x4x8xf32> to tensor<?x4x?x8xf32>
+///
+/// With a `permutation` the source is a state's memory (gpu.alloc {state})
+/// holding the result with its dims in another order: result dim i is the
+/// view's dim permutation[i]. Such a result stays in its state (the run
+/// must keep it there) and comes back with its shape only.
 class DownloadOp : public Op<DownloadOp> {
 public:
   using Op::Op;
   static StringRef getOperationName() { return "gpu.download"; }
 
   static void build(OpBuilder &builder, OperationState &state, Value source);
+  /// A download of a state's memory whose result has the view's dims
+  /// permuted by `permutation`.
+  static void build(OpBuilder &builder, OperationState &state, Value source,
+                    ArrayRef<int64_t> permutation);
   Value getSource() { return state->getOperand(0); }
+  /// The permutation; empty for a plain download.
+  SmallVector<int64_t, 4> getPermutation();
 
   LogicalResult verify();
   void print(OpAsmPrinter &p);

@@ -9,6 +9,8 @@
 #include "dialect/gpu/GpuOps.h"
 #include "dialect/gpu/OpAsmHelpers.h"
 
+#include "ir/BuiltinOps.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace onyx::gpu {
@@ -371,11 +373,40 @@ ViewType AllocOp::getType() {
   return cast<ViewType>(state->getResult(0).getType());
 }
 
+static constexpr StringRef kState = "state";
+
+std::optional<unsigned> AllocOp::getStateArgument() {
+  auto attr = state->getAttrOfType<IntegerAttr>(kState);
+  if (!attr || attr.getValue().isNegative() ||
+      attr.getValue().getActiveBits() > 31)
+    return std::nullopt;
+  return unsigned(attr.getUInt());
+}
+
 LogicalResult AllocOp::verify() {
   if (state->getNumResults() != 1 ||
       !isa<ViewType>(state->getResult(0).getType()))
     return emitOpError("produces one !gpu.view");
-  return verifyDynamicDims(state, getType(), getDynamicDims());
+  if (failed(verifyDynamicDims(state, getType(), getDynamicDims())))
+    return failure();
+  if (!state->getAttr(kState))
+    return success();
+  // The state of an argument: of the same element type and rank (its
+  // dims may be in another order, as the permuted download says).
+  std::optional<unsigned> arg = getStateArgument();
+  auto func = dyn_cast_or_null<FuncOp>(state->getParentOp());
+  if (!arg || !func || *arg >= func.getNumArguments())
+    return emitOpError("'state' must name an argument of the enclosing "
+                       "func.func");
+  auto argType = dyn_cast<RankedTensorType>(func.getArgument(*arg).getType());
+  if (!argType || argType.getElementType() != getType().getElementType() ||
+      argType.getRank() != int64_t(getType().getShape().size()))
+    return emitOpError() << "holds the state of argument #" << *arg
+                         << " of type " << func.getArgument(*arg).getType()
+                         << ", which is not a tensor of the element type and "
+                            "rank of "
+                         << Type(getType());
+  return success();
 }
 
 void AllocOp::print(OpAsmPrinter &p) {

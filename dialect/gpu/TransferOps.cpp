@@ -132,6 +132,28 @@ void DownloadOp::build(OpBuilder &, OperationState &state, Value source) {
   state.addTypes({cast<ViewType>(source.getType()).getTensorType()});
 }
 
+static constexpr StringRef kPermutation = "permutation";
+
+void DownloadOp::build(OpBuilder &builder, OperationState &state, Value source,
+                       ArrayRef<int64_t> permutation) {
+  state.addOperands(source);
+  auto view = cast<ViewType>(source.getType());
+  SmallVector<int64_t, 4> shape;
+  for (int64_t d : permutation)
+    shape.push_back(view.getShape()[d]);
+  state.addTypes({RankedTensorType::get(shape, view.getElementType())});
+  state.addAttribute(kPermutation, builder.getI64ArrayAttr(permutation));
+}
+
+SmallVector<int64_t, 4> DownloadOp::getPermutation() {
+  SmallVector<int64_t, 4> permutation;
+  if (auto attr = state->getAttrOfType<ArrayAttr>(kPermutation))
+    for (Attribute a : attr)
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        permutation.push_back(i.getInt());
+  return permutation;
+}
+
 LogicalResult DownloadOp::verify() {
   if (state->getNumOperands() != 1 || state->getNumResults() != 1)
     return emitOpError("expects one view and one result");
@@ -141,7 +163,34 @@ LogicalResult DownloadOp::verify() {
                          << getSource().getType();
   if (!getMemoryRange(getSource()) && !isUnplannedView(getSource()))
     return emitOpError("expects a view of a gpu.buffer");
-  if (state->getResult(0).getType() != view.getTensorType())
+  if (Attribute attr = state->getAttr(kPermutation)) {
+    auto list = dyn_cast<ArrayAttr>(attr);
+    SmallVector<int64_t, 4> perm = getPermutation();
+    int64_t rank = view.getShape().size();
+    SmallVector<bool, 4> seen(rank, false);
+    bool valid =
+        list && perm.size() == list.size() && int64_t(perm.size()) == rank;
+    for (int64_t d : perm) {
+      valid = valid && d >= 0 && d < rank && !seen[d];
+      if (valid)
+        seen[d] = true;
+    }
+    if (!valid)
+      return emitOpError() << "'permutation' must order the " << unsigned(rank)
+                           << " dims of the view";
+    auto alloc = getSource().getDefiningOp<AllocOp>();
+    if (!alloc || !alloc.getStateArgument())
+      return emitOpError("with a 'permutation' must read a state's memory (a "
+                         "gpu.alloc with 'state')");
+    SmallVector<int64_t, 4> shape;
+    for (int64_t d : perm)
+      shape.push_back(view.getShape()[d]);
+    auto expected = RankedTensorType::get(shape, view.getElementType());
+    if (state->getResult(0).getType() != Type(expected))
+      return emitOpError() << "result " << state->getResult(0).getType()
+                           << " is not the view's " << Type(expected)
+                           << " permuted";
+  } else if (state->getResult(0).getType() != view.getTensorType())
     return emitOpError() << "result " << state->getResult(0).getType()
                          << " does not match the view's "
                          << view.getTensorType();

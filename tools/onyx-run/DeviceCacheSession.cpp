@@ -12,7 +12,7 @@ using namespace onyx::run;
 
 FailureOr<std::unique_ptr<DeviceCacheSession>>
 DeviceCacheSession::create(DecoderInterface interface, runtime::Executable &exe,
-                           ErrorFunction report) {
+                           int64_t maxSeq, ErrorFunction report) {
   if (exe.getFunction().getNumArguments() != interface.numInputs) {
     report(fmt::format("the compiled model takes {} inputs; its signature "
                        "names {}",
@@ -25,6 +25,16 @@ DeviceCacheSession::create(DecoderInterface interface, runtime::Executable &exe,
     bindings.push_back({entry.output, entry.input});
   if (failed(exe.setStateBindings(bindings)))
     return failure();
+  // The whole cache at once: no step grows it (batch 1).
+  if (maxSeq)
+    for (auto [binding, entry] : llvm::enumerate(interface.cache)) {
+      auto argType = cast<RankedTensorType>(
+          exe.getFunction().getArgument(entry.input).getType());
+      uint64_t bytes = uint64_t(maxSeq) * entry.heads * entry.headDim *
+                       getElementByteSize(argType.getElementType());
+      if (failed(exe.reserveState(binding, bytes)))
+        return failure();
+    }
   return std::unique_ptr<DeviceCacheSession>(
       new DeviceCacheSession(std::move(interface), exe, std::move(report)));
 }

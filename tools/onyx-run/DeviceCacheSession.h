@@ -23,10 +23,11 @@ namespace onyx::run {
 class DeviceCacheSession : public DecoderSession {
 public:
   /// `exe` runs the decoder's @main, whose signature `interface` describes;
-  /// it must outlive the session. `report` tells of outputs that do not fit
-  /// the interface.
+  /// it must outlive the session. With `maxSeq` (not 0) the cache's states
+  /// are allocated for that many positions at once; otherwise they grow by
+  /// doubling. `report` tells of outputs that do not fit the interface.
   static FailureOr<std::unique_ptr<DeviceCacheSession>>
-  create(DecoderInterface interface, runtime::Executable &exe,
+  create(DecoderInterface interface, runtime::Executable &exe, int64_t maxSeq,
          ErrorFunction report);
 
   FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,

@@ -134,11 +134,27 @@ struct CompiledDecoder {
 };
 } // namespace
 
+/// Marks the cache's past arguments as kept in states, so that the lowering
+/// writes each present in place into its past's memory
+/// (lowering/CacheAppend.cpp) where the model's shape allows.
+static void markCacheArguments(ModuleOp module,
+                               const DecoderInterface &interface) {
+  for (Operation &op : *module.getBody()) {
+    auto func = dyn_cast<FuncOp>(&op);
+    if (!func || func.isExternal())
+      continue;
+    for (const DecoderInterface::CacheEntry &entry : interface.cache)
+      if (entry.input < func.getNumArguments())
+        func.setArgAttr(entry.input, "gpu.state",
+                        UnitAttr::get(module->getContext()));
+  }
+}
+
 /// Lowers the model once for every step; null, with the first reason in
 /// `why`, if some op needs its sizes bound (then each step is compiled).
 static std::unique_ptr<CompiledDecoder>
-compileDecoder(const Options &options, const VulkanBackend &vulkan,
-               std::string &why) {
+compileDecoder(const Options &options, const DecoderInterface &interface,
+               const VulkanBackend &vulkan, std::string &why) {
   auto start = std::chrono::steady_clock::now();
   auto compiled = std::make_unique<CompiledDecoder>();
   Context &ctx = compiled->ctx;
@@ -149,6 +165,8 @@ compileDecoder(const Options &options, const VulkanBackend &vulkan,
     ScopedDiagnosticCollector diags(&ctx);
     compiled->module =
         loadOnnxModel(options.modelPath, &ctx, {}, ModelLoadOptions());
+    if (compiled->module)
+      markCacheArguments(*compiled->module, interface);
     if (compiled->module && failed(vulkan.lower(*compiled->module, nullptr)))
       compiled->module = nullptr;
     if (!compiled->module) {
@@ -270,12 +288,13 @@ LogicalResult onyx::run::runGeneration(const Options &options,
   std::string why;
   std::unique_ptr<CompiledDecoder> compiled;
   if (vulkan)
-    compiled = compileDecoder(options, *vulkan, why);
+    compiled = compileDecoder(options, *interface, *vulkan, why);
   if (compiled) {
     llvm::SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler handler(sourceMgr, &compiled->ctx);
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
-        DeviceCacheSession::create(*interface, *compiled->exe, reportMessage);
+        DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
+                                   reportMessage);
     if (failed(session))
       return failure();
     FailureOr<GenerationResult> result =
@@ -298,9 +317,9 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       // The last step's: a decode step's where there was one.
       const runtime::RecordingStats &stats = compiled->exe->getStats();
       llvm::outs() << fmt::format(
-          "last step: {} dispatches, {} barriers, {} copies; GPU span {:.3f} "
-          "ms; recorded in {:.1f} us\n",
-          stats.dispatches, stats.barriers, stats.copies,
+          "last step: {} dispatches, {} barriers, {} copies ({} of the "
+          "cache); GPU span {:.3f} ms; recorded in {:.1f} us\n",
+          stats.dispatches, stats.barriers, stats.copies, stats.stateCopies,
           compiled->exe->getProfileSpan() / 1000,
           counters.lastRecordMicroseconds);
       llvm::outs() << "last step by kernel: "

@@ -1,0 +1,69 @@
+// A decoder's key/value cache kept in runtime states (arguments marked
+// `gpu.state`, as onyx-run --generate marks the past inputs): the present,
+// Concat(past, new) along the positions, is written in place into the
+// state's memory, positions outermost ([t, b, kv_heads, d]), so that the
+// past is a prefix of it. Only the new rows are copied; the past is not
+// uploaded, the present is returned as a permuted download of the state,
+// and the attention kernel reads keys and values in that order.
+
+// RUN: split-file %s %t
+// RUN: onyx-opt %t/append.mlir --target=lavapipe --lower | FileCheck %s
+// RUN: onyx-opt %t/append.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
+// RUN: onyx-opt %t/other-reader.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=OTHER
+// RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=UNMARKED
+// RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=DENSE
+
+//--- append.mlir
+// Key row j of kv head (b, h / 2) is at (j * batch * 2 + b * 2 + h / 2) * 8.
+// GLSL: gpu.kernel @attention
+// GLSL-SAME: uint kvRow = b * 2u + h / 2u;
+// GLSL-SAME: uint kBase = (kvRow + j * pc.s2) * 8u;
+// GLSL-SAME: uint vRow = (kvRow + (t0 + r) * pc.s2) * 8u;
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: %arg1: tensor<?x2x?x8xf32> {gpu.state}
+// CHECK-NOT: gpu.upload %arg1
+// CHECK-NOT: gpu.upload %arg3
+// CHECK: %[[K:.+]] = gpu.alloc({{.*}}) {state = 1 : i64} : !gpu.view<?x?x2x8xf32>
+// CHECK: gpu.dispatch @cache_append{{.*}}(%{{.*}}, %[[K]])
+// CHECK: %[[V:.+]] = gpu.alloc({{.*}}) {state = 3 : i64} : !gpu.view<?x?x2x8xf32>
+// CHECK: gpu.dispatch @cache_append{{.*}}(%{{.*}}, %[[V]])
+// CHECK-NOT: @concat
+// CHECK: gpu.dispatch @attention{{.*}}(%{{.*}}, %[[K]], %[[V]],
+// CHECK: gpu.download %[[K]] {permutation = [1, 2, 0, 3]} : !gpu.view<?x?x2x8xf32> to tensor<?x2x?x8xf32>
+// CHECK: gpu.download %[[V]] {permutation = [1, 2, 0, 3]}
+func.func @main(%q: tensor<?x4x?x8xf32>, %pk: tensor<?x2x?x8xf32> {gpu.state}, %k: tensor<?x2x?x8xf32>, %pv: tensor<?x2x?x8xf32> {gpu.state}, %v: tensor<?x2x?x8xf32>) -> (tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) {
+  %kk = "onnx.Concat"(%pk, %k) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %vv = "onnx.Concat"(%pv, %v) {axis = -2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %y = "onnx.Attention"(%q, %kk, %vv) : (tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x4x?x8xf32>
+  return %y, %kk, %vv : tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
+}
+
+//--- other-reader.mlir
+// A present read by another op keeps the dense layout: the past is
+// uploaded (the runtime copies it from its state) and both parts copied.
+// OTHER-NOT: {state =
+// OTHER: gpu.upload %arg0
+// OTHER: gpu.dispatch @concat
+// OTHER: gpu.dispatch @concat_1
+// OTHER-NOT: permutation
+func.func @main(%pk: tensor<1x2x?x8xf32> {gpu.state}, %k: tensor<1x2x?x8xf32>) -> (tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>) {
+  %kk = "onnx.Concat"(%pk, %k) {axis = 2 : si64} : (tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>) -> tensor<1x2x?x8xf32>
+  %n = "onnx.Neg"(%kk) : (tensor<1x2x?x8xf32>) -> tensor<1x2x?x8xf32>
+  return %kk, %n : tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>
+}
+
+//--- unmarked.mlir
+// Without `gpu.state` the caller gives the past from the host: the same
+// Concat as any other.
+// DENSE: gpu.kernel @attention
+// DENSE-SAME: uint kvRow = (b * 2u + h / 2u) * T;
+// DENSE-SAME: uint kBase = (kvRow + j) * 8u;
+// UNMARKED-NOT: {state =
+// UNMARKED: gpu.upload %arg1
+// UNMARKED-NOT: permutation
+func.func @main(%q: tensor<?x4x?x8xf32>, %pk: tensor<?x2x?x8xf32>, %k: tensor<?x2x?x8xf32>, %pv: tensor<?x2x?x8xf32>, %v: tensor<?x2x?x8xf32>) -> (tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) {
+  %kk = "onnx.Concat"(%pk, %k) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %vv = "onnx.Concat"(%pv, %v) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %y = "onnx.Attention"(%q, %kk, %vv) : (tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x4x?x8xf32>
+  return %y, %kk, %vv : tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
+}
