@@ -196,9 +196,9 @@ public:
     return states[binding].bytes;
   }
   /// Makes the memory of state binding `binding` at least `bytes` now
-  /// (keeping what it holds), so that runs up to that size neither grow it
-  /// nor are recorded again for it: a decoder's cache preallocated to the
-  /// longest sequence.
+  /// (keeping what it holds) and fixes it there: no run grows it, and a run
+  /// that needs more is an error. A decoder's cache preallocated to the
+  /// longest sequence (--max-seq).
   LogicalResult reserveState(unsigned binding, uint64_t bytes);
   /// The memory of state binding `binding` now, in bytes.
   uint64_t getStateCapacity(unsigned binding) const;
@@ -368,6 +368,8 @@ private:
     StateBinding binding;
     unsigned buffer = 0;
     uint64_t bytes = 0;
+    /// Reserved (reserveState): its memory does not grow.
+    bool reserved = false;
   };
   std::vector<State> states;
 

@@ -69,8 +69,14 @@ Executable::ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes) {
   SmallVector<std::pair<unsigned, uint64_t>> growing;
   for (auto [index, size] : sizes) {
     const std::unique_ptr<Buffer> &buffer = buffers[states[index].buffer];
-    if (!buffer || buffer->getSize() < size)
-      growing.push_back({index, size});
+    if (buffer && buffer->getSize() >= size)
+      continue;
+    if (states[index].reserved)
+      return emitError(func.getLoc())
+             << "the state of argument #" << states[index].binding.argument
+             << " was reserved at " << buffer->getSize()
+             << " bytes; this run needs " << size;
+    growing.push_back({index, size});
   }
   if (growing.empty())
     return success();
@@ -139,7 +145,10 @@ LogicalResult Executable::reserveState(unsigned binding, uint64_t bytes) {
     return emitError(func.getLoc())
            << "state binding #" << binding << " does not exist; there are "
            << unsigned(states.size());
-  return ensureStateSizes({{binding, bytes}});
+  if (failed(ensureStateSizes({{binding, bytes}})))
+    return failure();
+  states[binding].reserved = true;
+  return success();
 }
 
 uint64_t Executable::getStateCapacity(unsigned binding) const {

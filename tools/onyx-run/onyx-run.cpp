@@ -226,7 +226,8 @@ static Options parseCommandLine(int argc, char **argv) {
   static cl::opt<int64_t> maxSeq(
       "max-seq",
       cl::desc("The most positions the cache holds, prompt included; "
-               "generation stops there (default: no limit)"),
+               "generation stops there; on Vulkan the cache is allocated for "
+               "that many positions at once (default: no limit)"),
       cl::value_desc("N"), cl::init(0), cl::cat(generation));
   static cl::opt<double> temperature(
       "temperature",
