@@ -419,6 +419,15 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
         return dispatch.emitOpError() << "binds an empty view as binding #"
                                       << unsigned(i) << " at run time";
       access.write = false;
+      // A state's memory is bound whole, at its capacity, so that the
+      // dispatches reading a cache keep their set while it grows step by
+      // step (the kernels index only the run's positions).
+      if (auto alloc = view.getDefiningOp<gpu::AllocOp>();
+          alloc && alloc.getStateArgument())
+        access.end = std::max(
+            access.end,
+            std::min(buffers[access.buffer]->getSize(),
+                     device.getTarget().maxStorageBufferRange));
       bindings.push_back(access);
     }
     // The set of another recording that binds the same bytes; else one no
