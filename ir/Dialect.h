@@ -29,6 +29,10 @@ public:
   virtual Type parseType(StringRef body, Location loc);
   /// Prints the part of a type of this dialect after `!ns.`.
   virtual void printType(Type type, llvm::raw_ostream &os) const;
+  /// Whether ops of this namespace that the dialect does not register are
+  /// accepted (as unregistered ops), as MLIR's test dialect does; otherwise
+  /// an unknown op of a loaded dialect is an error, being a typo.
+  bool allowsUnknownOperations() const { return unknownOpsAllowed; }
 
 protected:
   Dialect(StringRef ns, Context *context) : ns(ns), context(context) {}
@@ -36,6 +40,8 @@ protected:
   template <typename... OpTs> void addOperations() {
     (addOperation<OpTs>(), ...);
   }
+
+  void allowUnknownOperations(bool allow = true) { unknownOpsAllowed = allow; }
 
   /// Registers an op that has no C++ class (a table-driven dialect) and
   /// returns its record, for the dialect to fill in the hooks.
@@ -79,6 +85,7 @@ private:
 
   StringRef ns;
   Context *context;
+  bool unknownOpsAllowed = false;
 };
 
 } // namespace onyx

@@ -17,6 +17,7 @@
 
 #include "ir/AsmPrinter.h"
 #include "ir/Context.h"
+#include "ir/Dialect.h"
 #include "ir/Region.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -293,11 +294,14 @@ LogicalResult Verifier::verifyRegistration(Operation &op) {
   StringRef dialect = op.getName().getDialectNamespace();
   // A loaded dialect knows all its ops: an unknown one is a typo, not an op
   // from elsewhere, even when unregistered dialects are allowed.
-  if (ctx->getLoadedDialect(dialect))
+  if (Dialect *loaded = ctx->getLoadedDialect(dialect)) {
+    if (loaded->allowsUnknownOperations())
+      return success();
     return fail(op.emitError()
                 << "unregistered operation '" << op.getName().getStringRef()
                 << "' found in dialect ('" << dialect
                 << "') that does not allow unknown operations");
+  }
   if (!ctx->allowsUnregisteredDialects())
     return fail(op.emitOpError()
                 << "created with unregistered dialect. If this is intended, "

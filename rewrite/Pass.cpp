@@ -223,6 +223,12 @@ void onyx::registerPass(std::function<std::unique_ptr<Pass>()> create) {
   it->second.create = std::move(create);
 }
 
+void onyx::registerTestPass(std::function<std::unique_ptr<Pass>()> create) {
+  std::string argument = create()->getArgument().str();
+  registerPass(std::move(create));
+  getRegistry()[argument].isTestPass = true;
+}
+
 void onyx::registerPassPipeline(StringRef argument, StringRef description,
                                 std::function<void(OpPassManager &)> build) {
   auto [it, inserted] = getRegistry().try_emplace(argument);

@@ -141,11 +141,16 @@ struct PassInfo {
   std::string description;
   std::function<std::unique_ptr<Pass>()> create;
   std::function<void(OpPassManager &)> buildPipeline;
+  /// A pass that exists for onyx's own tests: onyx-opt lists it only under
+  /// --help-hidden.
+  bool isTestPass = false;
   bool isPipeline() const { return bool(buildPipeline); }
 };
 
 /// Registers a pass kind (once; later registrations of a name are ignored).
 void registerPass(std::function<std::unique_ptr<Pass>()> create);
+/// Registers a pass that exists only for onyx's own tests.
+void registerTestPass(std::function<std::unique_ptr<Pass>()> create);
 /// Registers a named pipeline (`--lower`, `lower` in pipeline text).
 void registerPassPipeline(StringRef argument, StringRef description,
                           std::function<void(OpPassManager &)> build);

@@ -73,6 +73,8 @@ using PassFlag = cl::list<std::string, bool, PassFlagParser>;
 
 struct CLOptions {
   cl::OptionCategory passCategory{"Passes"};
+  cl::OptionCategory testPassCategory{
+      "Test passes (for onyx's own tests; builds with ONYX_INCLUDE_TESTS)"};
   cl::OptionCategory managerCategory{"Pass manager options"};
 
   std::vector<std::unique_ptr<PassFlag>> passFlags;
@@ -128,7 +130,9 @@ struct CLOptions {
     for (const PassInfo *info : getRegisteredPasses())
       passFlags.push_back(std::make_unique<PassFlag>(
           StringRef(info->argument), cl::desc(info->description),
-          cl::ValueOptional, cl::cat(passCategory)));
+          cl::ValueOptional,
+          cl::cat(info->isTestPass ? testPassCategory : passCategory),
+          info->isTestPass ? cl::Hidden : cl::NotHidden));
   }
 };
 
@@ -148,7 +152,8 @@ std::vector<const cl::OptionCategory *> onyx::getPassManagerCLCategories() {
   const CLOptions *options = getCLOptions().get();
   if (!options)
     return {};
-  return {&options->passCategory, &options->managerCategory};
+  return {&options->passCategory, &options->testPassCategory,
+          &options->managerCategory};
 }
 
 static LogicalResult reportError(llvm::raw_ostream &os,

@@ -87,7 +87,7 @@ private:
 } // namespace
 
 void onyx::registerTestPasses() {
-  registerPass([] { return std::make_unique<TestPassFailure>(); });
-  registerPass([] { return std::make_unique<TestBreakIR>(); });
-  registerPass([] { return std::make_unique<TestFuncCount>(); });
+  registerTestPass([] { return std::make_unique<TestPassFailure>(); });
+  registerTestPass([] { return std::make_unique<TestBreakIR>(); });
+  registerTestPass([] { return std::make_unique<TestFuncCount>(); });
 }

@@ -22,8 +22,10 @@
 #include "lowering/Passes.h"
 #include "rewrite/PassManagerOptions.h"
 #include "rewrite/Passes.h"
+#ifdef ONYX_INCLUDE_TESTS
 #include "test/dialect/TestDialect.h"
 #include "test/pass/TestPasses.h"
+#endif
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -236,8 +238,11 @@ static LogicalResult processBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   Context ctx;
   ctx.allowUnregisteredDialects(options.allowUnregisteredDialects);
-  // As in mlir-opt, the test dialect is always there for lit tests.
+#ifdef ONYX_INCLUDE_TESTS
+  // As in an mlir-opt built with its tests: the test dialect for lit tests
+  // (whose unknown `test.*` ops parse as unregistered ops).
   ctx.loadDialect<test::TestDialect>();
+#endif
   ctx.loadDialect<onnx::OnnxDialect>();
   ctx.loadDialect<gpu::GpuDialect>();
   if (!options.verifyDiagnostics) {
@@ -333,7 +338,9 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(StringRef filename) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerRewritePasses();
+#ifdef ONYX_INCLUDE_TESTS
   registerTestPasses();
+#endif
   lowering::registerLoweringPasses();
   registerPassManagerCLOptions();
   Options options = parseCommandLine(argc, argv);

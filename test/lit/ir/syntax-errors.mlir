@@ -359,7 +359,7 @@ func.func @f(%a: i32, %a: i32) {
 
 // An op name that no dialect knows, without its dialect prefix.
 func.func @f() {
-// expected-error @+1 {{custom op 'foo' is unknown (tried 'func.foo' and 'builtin.foo' as well)}}
+// expected-error @+1 {{custom op 'foo' is unknown (tried 'func.foo' as well)}}
   foo
 }
 // CHECK: offset :6:3: error:

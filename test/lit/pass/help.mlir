@@ -1,5 +1,7 @@
-// --help lists every registered pass with its description and options.
-// RUN: onyx-opt --help | FileCheck %s
+// --help lists every registered pass with its description and options; the
+// test passes only under --help-hidden, under a heading of their own.
+// RUN: onyx-opt --help | FileCheck %s --implicit-check-not=--test-
+// RUN: onyx-opt --help-hidden | FileCheck %s --check-prefix=HIDDEN
 
 // CHECK:      Pass manager options:
 // CHECK-DAG:    --pass-pipeline=<pipeline>
@@ -22,7 +24,11 @@
 // CHECK-NEXT:   --onnx-merge-projections - Merge MatMuls of one operand by constant weights into one MatMul and a Split of its result
 // CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, or a `?` the kernel generator of each op that touches it handles
 // CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
-// CHECK:        --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
-// CHECK-NEXT:       annotate=<value> - Write the count into an attribute (default: false)
-// CHECK-NEXT:       attr-name=<value> - The attribute the count is written to (default: test.num_ops)
 // CHECK:      onyx-opt options:
+
+// HIDDEN:      Test passes (for onyx's own tests; builds with ONYX_INCLUDE_TESTS):
+// HIDDEN:        --test-break-ir - {{.+}}
+// HIDDEN-NEXT:   --test-func-count[=<options>] - Test pass on func.func: count the ops of each function
+// HIDDEN-NEXT:       annotate=<value> - Write the count into an attribute (default: false)
+// HIDDEN-NEXT:       attr-name=<value> - The attribute the count is written to (default: test.num_ops)
+// HIDDEN-NEXT:   --test-pass-failure - {{.+}}
