@@ -57,11 +57,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/BlockQuantizedKernels.h"
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
+#include "lowering/TiledGemm.h"
 #include "lowering/WorkgroupReduce.h"
 
+#include "dialect/onnx/FusedElementwise.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
 #include "dialect/onnx/Tensor.h"
@@ -85,6 +88,19 @@ bool hasOperand(Operation *op, unsigned i) {
   return op->getNumOperands() > i && !onnx::isNoValue(op->getOperand(i));
 }
 
+/// The constant `value` holds: also where it is an argument of the body of
+/// the FusedElementwise that took the op as its contraction (non-splat
+/// constants are passed in, not cloned).
+DenseElementsAttr constantOf(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (parent &&
+        parent->getName().getStringRef() == onnx::kFusedElementwiseName)
+      return onnx::getConstantValue(parent->getOperand(arg.getArgNumber()));
+  }
+  return onnx::getConstantValue(value);
+}
+
 /// The bytes of ui8 operand `value` as 32-bit words: a view of its memory
 /// where its size is a multiple of 4 bytes, else (a constant) a copy padded
 /// with zeros. Null after an error.
@@ -103,7 +119,7 @@ Value getWords(LoweringContext &ctx, Value value, StringRef what) {
     auto words = RankedTensorType::get({bytes / 4}, word);
     return ctx.reinterpret(view, words);
   }
-  DenseElementsAttr constant = onnx::getConstantValue(value);
+  DenseElementsAttr constant = constantOf(value);
   if (!constant) {
     ctx.emitError() << "needs " << what
                     << " constant where its size is not a multiple of 4 bytes";
@@ -136,12 +152,17 @@ struct NBitsProblem {
   Size m;
   Type et;
   bool hasZeros, floatZeros, hasBias;
+  /// Elementwise ops applied as the kernels store (a FusedElementwise whose
+  /// body starts with the product), with the sizes their code spells.
+  const GemmEpilogue *epilogue = nullptr;
+  KernelSizes *sizes = nullptr;
+  SmallVector<Size> resultDims;
 };
 
 /// The declarations and helpers both MatMulNBits kernels share: buffers,
-/// `float loadA(uint row, uint k)`, `float scaleOf(uint block)`, `float
-/// zeroOf(uint block)` (blocks numbered n * blocks + b) and `void
-/// storeY(uint row, uint col, float v)`, which adds the bias.
+/// `float scaleOf(uint block)`, `float zeroOf(uint block)` (blocks numbered
+/// n * blocks + b) and `void storeY(uint row, uint col, float v)`, which
+/// adds the bias and applies the epilogue. Empty after an error.
 std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
   Type f32 = FloatType::getF32(p.et.getContext());
   Type u32 = IntegerType::get(p.et.getContext(), 32, IntegerType::Unsigned);
@@ -157,14 +178,15 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
                       "zeros");
   if (p.hasBias)
     s += glsl::buffer(binding++, gpu::Access::Read, p.et, "bias");
-  s += glsl::buffer(binding, gpu::Access::Write, p.et, "y");
-  s += fmt::format(
-      "float loadA(uint row, uint k) {{ return {}; }}\n",
-      p.k % p.blockSize
-          ? fmt::format(
-                "k < {} ? {} : 0.0", u(p.k),
-                glsl::load(p.et, "a", fmt::format("row * {} + k", u(p.k))))
-          : glsl::load(p.et, "a", fmt::format("row * {} + k", u(p.k))));
+  Type resultType = p.et;
+  if (p.epilogue) {
+    for (const GemmStoreInput &input : p.epilogue->inputs)
+      s += glsl::buffer(binding++, gpu::Access::Read, input.elementType,
+                        input.name);
+    resultType =
+        cast<RankedTensorType>(p.epilogue->result.getType()).getElementType();
+  }
+  s += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
   s += fmt::format("float scaleOf(uint block) {{ return {}; }}\n",
                    glsl::load(p.et, "scales", "block"));
   if (!p.hasZeros)
@@ -177,12 +199,20 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
          "  return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & "
          "255u);\n"
          "}\n";
-  std::string value =
-      p.hasBias ? "v + " + glsl::load(p.et, "bias", "col") : std::string("v");
-  s += fmt::format(
-      "void storeY(uint row, uint col, float v) {{ {} }}\n",
-      glsl::store(p.et, "y", fmt::format("row * {} + col", u(p.n)), value));
-  return s;
+  std::string body = fmt::format("uint idx = row * {} + col; ", u(p.n));
+  if (p.hasBias)
+    body += "v += " + glsl::load(p.et, "bias", "col") + "; ";
+  std::string value = "v";
+  if (p.epilogue) {
+    std::string code;
+    value = p.epilogue->write("v", "idx", *p.sizes, p.resultDims, code);
+    if (value.empty())
+      return {};
+    body += "\n" + code + " ";
+  }
+  std::string fn = "void storeY(uint row, uint col, float v) { " + body +
+                   glsl::store(resultType, "y", "idx", value) + " }\n";
+  return s + glsl::helpers(fn) + fn;
 }
 
 /// How the matrix-vector kernel splits its work (see the file comment).
@@ -247,7 +277,10 @@ std::string nbitsGemv(const NBitsProblem &p, const GemvPlan &g,
   // every 8 (see the file comment), read and written as vec4s.
   int64_t padded = (g.chunk + g.chunk / 8) / 4;
   std::string s = glsl::header({g.threads, 1, 1});
-  s += nbitsCommon(p, width == 4 ? "uvec4" : "uint");
+  std::string common = nbitsCommon(p, width == 4 ? "uvec4" : "uint");
+  if (common.empty())
+    return {};
+  s += common;
   s += fmt::format("shared vec4 xs[{}];\n", rows * padded);
   s += fmt::format("shared float red[{}];\n", outs * g.threads);
   s += "void main() {\n"
@@ -390,7 +423,10 @@ std::string nbitsGemv(const NBitsProblem &p, const GemvPlan &g,
 /// shared loads, and a warp's 16 B vec4s are 256 contiguous bytes.
 std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
   std::string s = glsl::header({256, 1, 1});
-  s += nbitsCommon(p, "uint");
+  std::string common = nbitsCommon(p, "uint");
+  if (common.empty())
+    return {};
+  s += common;
   s += fmt::format("shared vec4 as4[{0}][{1}];\n"
                    "shared vec4 bs4[{0}][{1}];\n",
                    kTileK, kTileM / 4 + 1);
@@ -461,7 +497,7 @@ std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
 /// Float zero points as f32 per block, or uint8 ones as one byte per block
 /// in words: what the kernels' zeroOf reads. Null if not a constant.
 Value repackZeros(LoweringContext &ctx, Value zeros, const NBitsProblem &p) {
-  DenseElementsAttr constant = onnx::getConstantValue(zeros);
+  DenseElementsAttr constant = constantOf(zeros);
   if (!constant)
     return {};
   std::optional<onnx::Tensor> tensor = onnx::Tensor::fromAttr(constant);
@@ -489,7 +525,10 @@ Value repackZeros(LoweringContext &ctx, Value zeros, const NBitsProblem &p) {
   return ctx.createWeight(bytes.toAttr(ctx.getContext()));
 }
 
-LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
+} // namespace
+
+LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
+                               const GemmEpilogue *epilogue) {
   onnx::OpAttrs attrs(op);
   NBitsProblem p;
   p.k = attrs.getInt("K");
@@ -511,7 +550,9 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
       isa<FloatType>(
           cast<RankedTensorType>(op->getOperand(3).getType()).getElementType());
   p.hasBias = hasOperand(op, 5);
-  unsigned numBindings = 4 + p.hasZeros + p.hasBias;
+  p.epilogue = epilogue;
+  unsigned numBindings =
+      4 + p.hasZeros + p.hasBias + (epilogue ? epilogue->inputs.size() : 0);
   if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
     return ctx.emitError()
            << "needs " << numBindings
@@ -528,9 +569,10 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
 
   SmallVector<Size> outDims(dims);
   outDims.back() = p.n;
-  Value out =
-      ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()), outDims);
-  ctx.setResult(op->getResult(0), out);
+  p.resultDims = outDims;
+  Value stored = epilogue ? epilogue->result : op->getResult(0);
+  Value out = ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims);
+  ctx.setResult(stored, out);
   if (m.isStatic() && m.constant == 0)
     return success();
 
@@ -545,11 +587,15 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
   }
   if (p.hasBias)
     views.push_back(ctx.getView(op->getOperand(5)));
+  if (epilogue)
+    for (const GemmStoreInput &input : epilogue->inputs)
+      views.push_back(input.view);
   if (llvm::any_of(views, [](Value v) { return !v; }))
     return failure();
   views.push_back(out);
 
   KernelSizes sizes(ctx);
+  p.sizes = &sizes;
   std::string mText = sizes.get(m);
   SmallVector<gpu::Access> bindings(numBindings - 1, gpu::Access::Read);
   bindings.push_back(gpu::Access::Write);
@@ -584,6 +630,9 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
     d.grid = {ctx.mul(glsl::ceilDiv(p.n, kTileN), tiledGate),
               ctx.ceilDiv(m, kTileM), 1};
   }
+  if (llvm::any_of(dispatches,
+                   [](const Dispatch &d) { return d.spec.glsl.empty(); }))
+    return failure();
   std::string declaration = sizes.declaration();
   for (Dispatch &d : dispatches) {
     d.spec.bindings = bindings;
@@ -599,6 +648,8 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx) {
 //===----------------------------------------------------------------------===//
 // GatherBlockQuantized
 //===----------------------------------------------------------------------===//
+
+namespace {
 
 LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
   onnx::OpAttrs attrs(op);
@@ -704,8 +755,24 @@ LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
   return success();
 }
 
+} // namespace
+
+bool isNBitsContraction(Operation *op) {
+  return op->getName().getStringRef() == "onnx.com.microsoft.MatMulNBits" &&
+         !hasOperand(op, 4) &&
+         glsl::isFloat(cast<RankedTensorType>(op->getResult(0).getType())
+                           .getElementType());
+}
+
+namespace {
+
+LogicalResult lowerMatMulNBitsOp(Operation *op, LoweringContext &ctx) {
+  return lowerMatMulNBits(op, ctx, nullptr);
+}
+
 const KernelGenerator blockQuantizedGenerators[] = {
-    {"onnx.com.microsoft.MatMulNBits", lowerMatMulNBits, /*dynamicDims=*/true},
+    {"onnx.com.microsoft.MatMulNBits", lowerMatMulNBitsOp,
+     /*dynamicDims=*/true},
     {"onnx.com.microsoft.GatherBlockQuantized", lowerGatherBlockQuantized,
      /*dynamicDims=*/true},
 };

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/ElementwiseKernels.h"
+#include "lowering/BlockQuantizedKernels.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
 #include "lowering/KernelSizes.h"
@@ -670,6 +671,8 @@ static LogicalResult lowerFusedContraction(Operation *op,
     code += loads + writer.code;
     return result;
   };
+  if (isNBitsContraction(contraction))
+    return lowerMatMulNBits(contraction, ctx, &epilogue);
   return lowerGemmContraction(contraction, ctx, &epilogue);
 }
 
@@ -682,7 +685,8 @@ static LogicalResult lowerFused(Operation *op, LoweringContext &ctx) {
   // onnx-fuse-elementwise moved one in.
   auto first = llvm::find_if(
       ops, [](Operation *inner) { return inner->getNumOperands() != 0; });
-  if (first != ops.end() && isGemmContraction(*first))
+  if (first != ops.end() &&
+      (isGemmContraction(*first) || isNBitsContraction(*first)))
     return lowerFusedContraction(
         op, *first,
         ArrayRef<Operation *>(ops).drop_front(first - ops.begin() + 1), ctx);

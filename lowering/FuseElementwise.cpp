@@ -8,18 +8,19 @@
 // them; splat constants and Expand's shape are cloned into the body, other
 // values become operands - as many as the target lets a kernel bind.
 //
-// A MatMul, Gemm or Conv whose result only the tree reads, of the tree's
-// result shape, moves into the body as its first op: its kernel computes
-// the product and applies the tree to each element as it stores it (an
-// epilogue: bias, activation, residual), saving a dispatch and a round
-// trip of the product through memory. Its operands count against the
-// bindings too.
+// A MatMul, Gemm, Conv or com.microsoft MatMulNBits whose result only the
+// tree reads, of the tree's result shape, moves into the body as its first
+// op: its kernel computes the product and applies the tree to each element
+// as it stores it (an epilogue: bias, activation, residual), saving a
+// dispatch and a round trip of the product through memory. Its operands
+// count against the bindings too.
 //
 // Ops on shape values (ShapeValues.h: small integer tensors) are left alone:
 // the host program computes them where they are shapes.
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/BlockQuantizedKernels.h"
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/Passes.h"
 #include "lowering/ShapeValues.h"
@@ -105,7 +106,7 @@ Operation *findContraction(const llvm::SmallPtrSetImpl<Operation *> &group,
     for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
       if (!producer || producer->getBlock() != root->getBlock() ||
-          !isGemmContraction(producer) ||
+          !(isGemmContraction(producer) || isNBitsContraction(producer)) ||
           shapeOf(producer->getResult(0)) != shapeOf(root->getResult(0)))
         continue;
       if (!llvm::all_of(producer->getResult(0).getUsers(),
@@ -178,7 +179,8 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
     // With a contraction, the group names both it and the tree's root (as
     // onyx-run --profile shows).
     Location loc = root->getLoc();
-    if (isGemmContraction(ordered.front()))
+    if (isGemmContraction(ordered.front()) ||
+        isNBitsContraction(ordered.front()))
       loc = FusedLoc::get(root->getContext(), {ordered.front()->getLoc(), loc});
     OperationState state(loc, onnx::kFusedElementwiseName);
     state.addOperands(inputs.getArrayRef());
