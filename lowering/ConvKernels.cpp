@@ -9,7 +9,10 @@
 // offset, output position) with strides, dilations and padding baked in, and
 // reads zero outside the input. Images and groups are the grid's z, so
 // depthwise convolutions are a batch of thin products. Any number of
-// spatial dimensions works the same way.
+// spatial dimensions works the same way. The batch and the spatial sizes
+// may be known only at run time (push constants of the GEMM's sizes, the
+// output sizes host arithmetic); the weights' shape, strides, dilations and
+// pads are compiled in.
 //
 // onnx.ConvTranspose runs one invocation per output element, which gathers
 // what the scatter of the definition would add to it: for each kernel
@@ -43,18 +46,21 @@ std::string (&u)(int64_t) = glsl::uintLiteral;
 constexpr auto product = onnx::getNumElements;
 
 /// The body of loadB: element (k, col) of the unfolded input, k =
-/// (channel, kernel offset) and col the output position.
-std::string unfoldedInput(Type et, ArrayRef<int64_t> input,
-                          ArrayRef<int64_t> output,
+/// (channel, kernel offset) and col the output position; sizes known only
+/// at run time are spelled through `sizes`.
+std::string unfoldedInput(Type et, KernelSizes &sizes, ArrayRef<Size> input,
+                          ArrayRef<Size> output,
                           const onnx::WindowGeometry &g) {
+  LoweringContext &ctx = sizes.getContext();
   size_t rank = input.size();
-  int64_t kernelSize = product(g.kernel), inPlane = product(input);
-  SmallVector<int64_t> inStrides = onnx::getStrides(input);
+  int64_t kernelSize = product(g.kernel);
+  SmallVector<Size> inStrides = getStrides(ctx, input);
   std::string s = "  uint ch = k / " + u(kernelSize) + ", kr = k % " +
                   u(kernelSize) + ";\n";
   s += glsl::unflatten(g.kernel, "kr", "q");
-  s += glsl::unflatten(output, "col", "o");
-  std::string inside, offset = "xBase + ch * " + u(inPlane);
+  s += sizes.unflatten(output, "col", "o");
+  std::string inside,
+      offset = "xBase + ch * " + sizes.get(getNumElements(ctx, input));
   for (size_t d = 0; d < rank; ++d) {
     std::string i = (llvm::Twine("i") + llvm::Twine(d)).str();
     // Unsigned: a position in the begin padding wraps to a large value, so
@@ -64,11 +70,17 @@ std::string unfoldedInput(Type et, ArrayRef<int64_t> input,
     if (g.pads[d] != 0)
       s += " - " + u(g.pads[d]);
     s += ";\n";
-    int64_t last = (output[d] - 1) * g.strides[d] +
-                   (g.kernel[d] - 1) * g.dilations[d] - g.pads[d];
-    if (g.pads[d] != 0 || last >= input[d])
-      inside += (inside.empty() ? "" : " && ") + i + " < " + u(input[d]);
-    offset += " + " + i + " * " + u(inStrides[d]);
+    // Where the sizes are static, positions that cannot leave the input
+    // are not checked.
+    bool inBounds = g.pads[d] == 0 && input[d].isStatic() &&
+                    output[d].isStatic() &&
+                    (output[d].constant - 1) * g.strides[d] +
+                            (g.kernel[d] - 1) * g.dilations[d] <
+                        input[d].constant;
+    if (!inBounds)
+      inside +=
+          (inside.empty() ? "" : " && ") + i + " < " + sizes.get(input[d]);
+    offset += " + " + i + " * " + sizes.get(inStrides[d]);
   }
   std::string value = glsl::load(et, "x", offset);
   if (inside.empty())
@@ -88,29 +100,52 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
                            << " is not supported by the Conv kernel";
   bool hasBias =
       op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+  if (!wType.hasStaticShape())
+    return ctx.emitError() << "needs the shape of its weights known when it "
+                              "is compiled, got "
+                           << Type(wType);
   for (RankedTensorType type : {xType, wType, yType})
-    if (failed(checkBindingSize(ctx, type)))
+    if (type.hasStaticShape() && failed(checkBindingSize(ctx, type)))
       return failure();
 
   ArrayRef<int64_t> xShape = xType.getShape(), wShape = wType.getShape();
-  ArrayRef<int64_t> input = xShape.drop_front(2), kernel = wShape.drop_front(2);
-  ArrayRef<int64_t> output = yType.getShape().drop_front(2);
-  FailureOr<onnx::WindowGeometry> g = onnx::computeWindowGeometry(
-      onnx::OpAttrs(op), input, kernel, false, [&] { return ctx.emitError(); });
+  ArrayRef<int64_t> kernel = wShape.drop_front(2);
+  onnx::OpAttrs attrs(op);
+  FailureOr<onnx::WindowGeometry> g =
+      onnx::computeWindowGeometry(attrs, xShape.drop_front(2), kernel, false,
+                                  [&] { return ctx.emitError(); });
   if (failed(g))
     return failure();
-  int64_t groups = onnx::OpAttrs(op).getInt("group");
-  int64_t channels = xShape[1], filters = wShape[0];
-  int64_t perGroup = channels / groups, filtersPerGroup = filters / groups;
-  int64_t inPlane = product(input), outPlane = product(output);
+  // The batch and the spatial sizes may be known only at run time; the
+  // kernel, strides, dilations and pads are compiled in.
+  SmallVector<Size> xDims = ctx.getDims(op->getOperand(0));
+  if (xDims.size() != size_t(xType.getRank()))
+    return failure();
+  ArrayRef<Size> input = ArrayRef<Size>(xDims).drop_front(2);
+  FailureOr<SmallVector<Size>> output =
+      getWindowOutputSizes(ctx, attrs, *g, input, false);
+  if (failed(output))
+    return failure();
+  int64_t groups = attrs.getInt("group");
+  int64_t filters = wShape[0], perGroup = wShape[1];
+  int64_t channels = perGroup * groups, filtersPerGroup = filters / groups;
+  Size inPlane = getNumElements(ctx, input),
+       outPlane = getNumElements(ctx, *output);
 
   int64_t k = perGroup * product(kernel);
+  KernelSizes sizes(ctx);
   GemmProblem p;
+  p.sizes = &sizes;
   p.elementType = et;
   p.m = filtersPerGroup;
   p.k = k;
   p.n = outPlane;
-  p.batch = xShape[0] * groups;
+  p.batch = ctx.mul(xDims[0], groups);
+  if (!yType.hasStaticShape()) {
+    p.resultDims = {xDims[0], Size(filters)};
+    p.resultDims.append(output->begin(), output->end());
+  }
+  auto S = [&](Size size) { return sizes.get(size); };
   std::string ct = glsl::computeType(et);
 
   // A 1x1 convolution without stride or padding reads its input as the
@@ -120,7 +155,8 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
                    llvm::all_of(g->pads, [](int64_t q) { return q == 0; });
   bool vectors = canLoadVectors(ctx, et);
   p.aVector = vectors && k % 4 == 0;
-  p.bVector = vectors && pointwise && outPlane % 4 == 0;
+  p.bVector =
+      vectors && pointwise && outPlane.isStatic() && outPlane.constant % 4 == 0;
   p.declarations +=
       p.bVector ? vectorBuffer(0, "x") : glsl::buffer(0, Access::Read, et, "x");
   p.declarations +=
@@ -131,11 +167,11 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
                            : "  uint img = z / " + u(groups) + ", grp = z % " +
                                  u(groups) + ";\n";
   p.prologue += "  xBase = (img * " + u(channels) + " + grp * " + u(perGroup) +
-                ") * " + u(inPlane) + ";\n";
+                ") * " + S(inPlane) + ";\n";
   p.prologue += "  filter0 = grp * " + u(filtersPerGroup) + ";\n";
   p.prologue += "  wBase = filter0 * " + u(k) + ";\n";
   p.prologue +=
-      "  yBase = (img * " + u(filters) + " + filter0) * " + u(outPlane) + ";\n";
+      "  yBase = (img * " + u(filters) + " + filter0) * " + S(outPlane) + ";\n";
 
   std::string wIndex = "wBase + row * " + u(k) + " + k";
   p.functions += ct + " loadA(uint row, uint k) { return " +
@@ -146,7 +182,7 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
     p.functions += "vec4 loadA4(uint row, uint k) { return w.d[(" + wIndex +
                    ") / 4u]; }\n";
   if (pointwise) {
-    std::string xIndex = "xBase + k * " + u(inPlane) + " + col";
+    std::string xIndex = "xBase + k * " + S(inPlane) + " + col";
     p.functions += ct + " loadB(uint k, uint col) { return " +
                    (p.bVector ? vectorBufferElement("x", xIndex)
                               : glsl::load(et, "x", xIndex)) +
@@ -156,9 +192,9 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
                      ") / 4u]; }\n";
   } else {
     p.functions += ct + " loadB(uint k, uint col) {\n" +
-                   unfoldedInput(et, input, output, *g) + "}\n";
+                   unfoldedInput(et, sizes, input, *output, *g) + "}\n";
   }
-  p.outputIndex = "yBase + row * " + u(outPlane) + " + col";
+  p.outputIndex = "yBase + row * " + S(outPlane) + " + col";
   p.outputValue = ct + " v = acc";
   if (hasBias) {
     p.outputValue += " + " + glsl::load(et, "bias", "filter0 + row");
@@ -287,7 +323,7 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
 }
 
 const KernelGenerator generators[] = {
-    {"onnx.Conv", generatePlainConv},
+    {"onnx.Conv", generatePlainConv, /*dynamicDims=*/true},
     {"onnx.ConvTranspose", generateConvTranspose},
 };
 

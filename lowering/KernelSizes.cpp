@@ -107,4 +107,49 @@ Size getNumElements(LoweringContext &ctx, ArrayRef<Size> dims) {
   return n;
 }
 
+FailureOr<SmallVector<Size>> getWindowOutputSizes(LoweringContext &ctx,
+                                                  const onnx::OpAttrs &attrs,
+                                                  const onnx::WindowGeometry &g,
+                                                  ArrayRef<Size> input,
+                                                  bool ceilMode) {
+  size_t rank = input.size();
+  StringRef autoPad = attrs.getString("auto_pad");
+  SmallVector<Size> output;
+  for (size_t d = 0; d < rank; ++d) {
+    // (A size the IR's type leaves `?` may still be a constant here.)
+    if (input[d].isStatic() && !ShapedType::isDynamic(g.output[d])) {
+      output.push_back(g.output[d]);
+      continue;
+    }
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+      return ctx.emitError()
+             << "needs spatial dimension " << uint64_t(d)
+             << " known when it is compiled with auto_pad " << autoPad
+             << " (its padding depends on the size); bind it with --bind-dims";
+    // VALID pads nothing; NOTSET pads as the attribute says.
+    int64_t pads = autoPad == "VALID" ? 0 : g.pads[d] + g.pads[rank + d];
+    int64_t begin = autoPad == "VALID" ? 0 : g.pads[d];
+    int64_t extent = g.dilations[d] * (g.kernel[d] - 1) + 1;
+    Size span = ctx.sub(ctx.arith("gpu.addi", input[d], pads), extent);
+    if (failed(ctx.check(
+            ctx.arith("gpu.lei", 0, span),
+            fmt::format("window of size {} does not fit spatial dimension {} "
+                        "of size {{0}} with its padding",
+                        extent, d),
+            {input[d]})))
+      return failure();
+    Size steps = ceilMode ? ctx.ceilDiv(span, g.strides[d])
+                          : ctx.floorDiv(span, g.strides[d]);
+    Size out = ctx.arith("gpu.addi", steps, 1);
+    // In ceil mode the last window must start inside the input or the
+    // begin padding, not in the end padding.
+    if (ceilMode)
+      out = ctx.sub(out,
+                    ctx.arith("gpu.lei", ctx.arith("gpu.addi", input[d], begin),
+                              ctx.mul(steps, g.strides[d])));
+    output.push_back(out);
+  }
+  return output;
+}
+
 } // namespace onyx::lowering

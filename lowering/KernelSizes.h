@@ -24,6 +24,8 @@
 
 #include "lowering/KernelGenerator.h"
 
+#include "dialect/onnx/SlidingWindow.h"
+
 namespace onyx::lowering {
 
 class KernelSizes {
@@ -67,5 +69,19 @@ private:
 SmallVector<Size> getStrides(LoweringContext &ctx, ArrayRef<Size> dims);
 /// The number of elements of `dims`.
 Size getNumElements(LoweringContext &ctx, ArrayRef<Size> dims);
+
+/// The output sizes of a sliding window (Conv, MaxPool, AveragePool) over
+/// spatial sizes `input`, of which `g` (computeWindowGeometry's, for the
+/// static ones) holds the kernel, strides, dilations and explicit pads: a
+/// size known only at run time gets its output size from host arithmetic,
+/// with a check of the run that the window fits, as the dialect's
+/// inference computes it for constants (`ceilMode` as a pool's). auto_pad
+/// SAME_UPPER and SAME_LOWER over such a size are an error at the op: their
+/// padding would depend on the run.
+FailureOr<SmallVector<Size>> getWindowOutputSizes(LoweringContext &ctx,
+                                                  const onnx::OpAttrs &attrs,
+                                                  const onnx::WindowGeometry &g,
+                                                  ArrayRef<Size> input,
+                                                  bool ceilMode);
 
 } // namespace onyx::lowering

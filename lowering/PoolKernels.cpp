@@ -6,7 +6,8 @@
 // positions never win a max and count towards an average only with
 // count_include_pad, and then only inside the declared padding. MaxPool's
 // Indices are flat input indices, column-major over the spatial dimensions
-// with storage_order = 1.
+// with storage_order = 1. The batch, channel and spatial sizes may be known
+// only at run time (push constants; the output sizes host arithmetic).
 //
 // The global pools are reductions of each channel's plane
 // (WorkgroupReduce.h): ReduceMean and ReduceMax over the spatial dimensions.
@@ -14,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Glsl.h"
+#include "lowering/KernelSizes.h"
 #include "lowering/WorkgroupReduce.h"
 
 #include "dialect/onnx/SlidingWindow.h"
@@ -33,15 +35,26 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     return failure();
   bool isMax = op->getName().getStringRef() == "onnx.MaxPool";
   onnx::OpAttrs attrs(op);
-  ArrayRef<int64_t> inSizes = type.getShape().drop_front(2);
   FailureOr<onnx::WindowGeometry> g = onnx::computeWindowGeometry(
-      attrs, inSizes, *attrs.getInts("kernel_shape"), true,
-      [&] { return ctx.emitError(); });
+      attrs, type.getShape().drop_front(2), *attrs.getInts("kernel_shape"),
+      true, [&] { return ctx.emitError(); });
   if (failed(g))
     return failure();
+  // The batch, channels and spatial sizes may be known only at run time;
+  // the window is compiled in.
+  SmallVector<Size> dims = ctx.getDims(data);
+  if (dims.size() != size_t(type.getRank()))
+    return failure();
+  ArrayRef<Size> inSizes = ArrayRef<Size>(dims).drop_front(2);
+  FailureOr<SmallVector<Size>> outSizes = getWindowOutputSizes(
+      ctx, attrs, *g, inSizes, attrs.getInt("ceil_mode") != 0);
+  if (failed(outSizes))
+    return failure();
+  SmallVector<Size> resultDims = {dims[0], dims[1]};
+  resultDims.append(outSizes->begin(), outSizes->end());
 
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  Value output = ctx.allocate(resultType);
+  Value output = ctx.allocate(resultType, resultDims);
   ctx.setResult(op->getResult(0), output);
   Value indices;
   if (isMax && op->getNumResults() > 1 && !op->getResult(1).use_empty()) {
@@ -49,11 +62,11 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
       return ctx.emitError() << "needs the target feature int64 for its "
                                 "indices";
     auto indicesType = cast<RankedTensorType>(op->getResult(1).getType());
-    indices = ctx.allocate(indicesType);
+    indices = ctx.allocate(indicesType, resultDims);
     ctx.setResult(op->getResult(1), indices);
   }
-  int64_t total = resultType.getNumElements();
-  if (total == 0)
+  Size total = getNumElements(ctx, resultDims);
+  if (total.isStatic() && total.constant == 0)
     return success();
   Value input = ctx.getView(data);
   if (!input)
@@ -62,23 +75,29 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   size_t spatial = inSizes.size();
   bool includePad = !isMax && attrs.getInt("count_include_pad");
   bool columnMajor = isMax && attrs.getInt("storage_order") == 1;
-  SmallVector<int64_t> rowStrides = onnx::getStrides(inSizes);
-  SmallVector<int64_t> colStrides(spatial, 1);
+  KernelSizes sizes(ctx);
+  auto S = [&](Size size) { return sizes.get(size); };
+  // `size + add` as a GLSL int.
+  auto I = [&](Size size, int64_t add) {
+    if (size.isStatic())
+      return std::to_string(size.constant + add);
+    return "int(" + S(size) + ")" + (add ? " + " + std::to_string(add) : "");
+  };
+  SmallVector<Size> rowStrides = getStrides(ctx, inSizes);
+  SmallVector<Size> colStrides(spatial, Size(1));
   for (size_t d = 1; d < spatial; ++d)
-    colStrides[d] = colStrides[d - 1] * inSizes[d - 1];
-  int64_t inPlane = 1, outPlane = 1, kernelSize = 1;
-  for (size_t d = 0; d < spatial; ++d) {
-    inPlane *= inSizes[d];
-    outPlane *= g->output[d];
-    kernelSize *= g->kernel[d];
-  }
+    colStrides[d] = ctx.mul(colStrides[d - 1], inSizes[d - 1]);
+  Size inPlane = getNumElements(ctx, inSizes),
+       outPlane = getNumElements(ctx, *outSizes);
+  int64_t kernelSize = onnx::getNumElements(g->kernel);
 
   // Per spatial dimension: the input coordinate, whether it is inside the
   // input and (for count_include_pad) inside the declared padding, and its
   // share of the row-major and column-major flat indices.
-  auto scaled = [](size_t d, int64_t stride) {
-    return stride == 1 ? fmt::format("uint(i{})", d)
-                       : fmt::format("uint(i{}) * {}u", d, stride);
+  auto scaled = [&](size_t d, Size stride) {
+    return stride.isStatic() && stride.constant == 1
+               ? fmt::format("uint(i{})", d)
+               : fmt::format("uint(i{}) * {}", d, S(stride));
   };
   std::string window;
   SmallVector<std::string> inInput, inPadding, rowIndex, colIndex;
@@ -86,9 +105,10 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     window += fmt::format("    int i{0} = int(q{0}) * {1} - {2} + int(k{0}) * "
                           "{3};\n",
                           d, g->strides[d], g->pads[d], g->dilations[d]);
-    inInput.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, inSizes[d]));
+    inInput.push_back(
+        fmt::format("i{0} >= 0 && i{0} < {1}", d, I(inSizes[d], 0)));
     inPadding.push_back(fmt::format("i{0} >= {1} && i{0} < {2}", d, -g->pads[d],
-                                    inSizes[d] + g->pads[spatial + d]));
+                                    I(inSizes[d], g->pads[spatial + d])));
     rowIndex.push_back(scaled(d, rowStrides[d]));
     colIndex.push_back(scaled(d, colStrides[d]));
   }
@@ -122,8 +142,7 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   spec.workgroupSize = {wg, 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Write};
   std::string &code = spec.glsl;
-  code = glsl::header(spec.workgroupSize) +
-         glsl::buffer(0, gpu::Access::Read, et, "x") +
+  code = glsl::buffer(0, gpu::Access::Read, et, "x") +
          glsl::buffer(1, gpu::Access::Write, et, "y");
   if (indices) {
     code += glsl::buffer(
@@ -131,19 +150,22 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
         cast<gpu::ViewType>(indices.getType()).getElementType(), "indices");
     spec.bindings.push_back(gpu::Access::Write);
   }
-  code +=
-      fmt::format("const uint IN_PLANE = {}u;\n"
-                  "void main() {{\n"
-                  "  uint o = gl_GlobalInvocationID.x;\n"
-                  "  if (o >= {}u) return;\n"
-                  "  uint plane = o / {}u;\n",
-                  inPlane, total, outPlane) +
-      glsl::unflatten(g->output, "o % " + std::to_string(outPlane) + "u", "q") +
-      (isMax ? fmt::format("  {} best = {};\n  uint bestIndex = 0u;\n", ct,
-                           glsl::lowest(et))
-             : fmt::format("  {} sum = {};\n  uint count = 0u;\n", ct,
-                           glsl::literal(et, 0))) +
-      fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize);
+  std::string totalText = S(total), outPlaneText = S(outPlane);
+  std::string outCoords =
+      sizes.unflatten(*outSizes, "o % " + outPlaneText, "q");
+  code += (inPlane.isStatic() ? "const uint IN_PLANE = " + S(inPlane) + ";\n"
+                              : "#define IN_PLANE " + S(inPlane) + "\n") +
+          fmt::format("void main() {{\n"
+                      "  uint o = gl_GlobalInvocationID.x;\n"
+                      "  if (o >= {}) return;\n"
+                      "  uint plane = o / {};\n",
+                      totalText, outPlaneText) +
+          outCoords +
+          (isMax ? fmt::format("  {} best = {};\n  uint bestIndex = 0u;\n", ct,
+                               glsl::lowest(et))
+                 : fmt::format("  {} sum = {};\n  uint count = 0u;\n", ct,
+                               glsl::literal(et, 0))) +
+          fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize);
   // Indent the coordinates into the loop.
   std::string kernelCoords = glsl::unflatten(g->kernel, "k", "k");
   for (StringRef line : llvm::split(kernelCoords, '\n'))
@@ -164,12 +186,17 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     code += "  " + glsl::store(et, "y", "o", "sum / " + ct + "(count)") + "\n";
   }
   code += "}\n";
+  // The sizes known only at run time are all spelled now.
+  code = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
 
   SmallVector<Value> bindings = {input, output};
   if (indices)
     bindings.push_back(indices);
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(total, wg), 1, 1},
-               bindings);
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {ctx.ceilDiv(total, int64_t(wg)), Size(1), Size(1)}, bindings,
+               push);
   return success();
 }
 
@@ -190,8 +217,8 @@ static LogicalResult lowerGlobalPool(Operation *op, LoweringContext &ctx) {
 }
 
 static const KernelGenerator poolGenerators[] = {
-    {"onnx.MaxPool", lowerPool},
-    {"onnx.AveragePool", lowerPool},
+    {"onnx.MaxPool", lowerPool, /*dynamicDims=*/true},
+    {"onnx.AveragePool", lowerPool, /*dynamicDims=*/true},
     {"onnx.GlobalAveragePool", lowerGlobalPool<ReduceKind::Mean>,
      /*dynamicDims=*/true},
     {"onnx.GlobalMaxPool", lowerGlobalPool<ReduceKind::Max>,

@@ -91,9 +91,16 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
       !ShapedType::isDynamic(cacheType.getShape()[1]) &&
       cacheType.getShape()[1] > 0)
     heads = Size(hidden.constant / (2 * cacheType.getShape()[1]));
-  if (!hidden.isStatic() || !heads.isStatic() || heads.constant == 0)
-    return ctx.emitError() << "needs the number of heads and the head size "
-                              "known when it is compiled";
+  // The head size picks the pairs: it must be known. A 4-D input's heads
+  // may be known only at run time (a Reshape of a `?` into heads of a
+  // static size); a 3-D input's heads divide its hidden size.
+  if (!hidden.isStatic())
+    return ctx.emitError()
+           << "needs the head size known when it is compiled (the last "
+              "dimension of its input is `?`; bind it with --bind-dims)";
+  if (!is4d && (!heads.isStatic() || heads.constant == 0))
+    return ctx.emitError() << "needs the number of heads of its 3-D input "
+                              "known when it is compiled (num_heads)";
   int64_t headSize = is4d ? hidden.constant : hidden.constant / heads.constant;
   int64_t rotaryDim = attrs.getInt("rotary_embedding_dim");
   if (!rotaryDim)
