@@ -64,8 +64,8 @@ Executable::load(const Device &device, ModuleOp module,
   });
   bool readsValues = false;
   for (Operation &op : func->front())
-    readsValues |=
-        isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ReadCountOp>(&op);
+    readsValues |= isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp,
+                       gpu::ReadCountOp>(&op);
   if (isStatic && !readsValues) {
     std::vector<HostTensorRef> none;
     for (Type t : func->getFunctionType().getInputs())
@@ -304,7 +304,7 @@ LogicalResult Executable::createPipelines() {
     ++position;
     if (auto download = dyn_cast<gpu::DownloadOp>(&op))
       downloaded.insert(download.getSource());
-    if (isa<gpu::ExtractOp, gpu::RangeCountOp>(&op))
+    if (isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp>(&op))
       valueReaders.push_back(&op);
     if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
       if (std::optional<unsigned> arg = alloc.getStateArgument())
@@ -425,9 +425,8 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
       if (auto alloc = view.getDefiningOp<gpu::AllocOp>();
           alloc && alloc.getStateArgument())
         access.end = std::max(
-            access.end,
-            std::min(buffers[access.buffer]->getSize(),
-                     device.getTarget().maxStorageBufferRange));
+            access.end, std::min(buffers[access.buffer]->getSize(),
+                                 device.getTarget().maxStorageBufferRange));
       bindings.push_back(access);
     }
     // The set of another recording that binds the same bytes; else one no

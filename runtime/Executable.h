@@ -330,7 +330,7 @@ private:
   /// The values gpu.downloads read: the only views whose shapes a run
   /// needs.
   llvm::DenseSet<Value> downloaded;
-  /// The host ops that read argument values (gpu.extract,
+  /// The host ops that read argument values (gpu.extract, gpu.scale_dim,
   /// gpu.range_count), whose values are part of a recording's key.
   SmallVector<Operation *> valueReaders;
   /// Arguments whose state a gpu.alloc {state} is: read in place, never

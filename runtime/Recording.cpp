@@ -57,13 +57,12 @@ static int64_t readInteger(const HostTensorRef &tensor, int64_t index) {
   }
 }
 
-/// Reads the one element of a float tensor (gpu.range_count's operands),
-/// widened to double.
-static double readFloat(const HostTensorRef &tensor) {
+/// Reads element `index` of a float tensor, widened to double.
+static double readFloat(const HostTensorRef &tensor, int64_t index = 0) {
   auto type = cast<FloatType>(tensor.type.getElementType());
   unsigned width = getElementByteSize(type);
   uint64_t bits = 0;
-  std::memcpy(&bits, tensor.data.data(), width);
+  std::memcpy(&bits, tensor.data.data() + index * width, width);
   llvm::APFloat value(type.getFloatSemantics(), llvm::APInt(width * 8, bits));
   bool lost;
   value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
@@ -92,6 +91,43 @@ static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
   return count;
 }
 
+/// The value of `op`, a gpu.extract, for `inputs`; nullopt with the reason
+/// in `error` where a float element has no integer value.
+static std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
+                                              ArrayRef<HostTensorRef> inputs,
+                                              std::string &error) {
+  const HostTensorRef &tensor =
+      inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()];
+  if (!isa<FloatType>(tensor.type.getElementType()))
+    return readInteger(tensor, op.getIndex());
+  double value = readFloat(tensor, op.getIndex());
+  std::optional<int64_t> result = gpu::evaluateFloatExtract(value, error);
+  if (!result) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%g", value);
+    error =
+        "element " + std::to_string(op.getIndex()) + " (" + text + ") " + error;
+  }
+  return result;
+}
+
+/// The value of `op`, a gpu.scale_dim of `size`, for `inputs`; nullopt with
+/// the reason in `error` where it fails.
+static std::optional<int64_t> evaluateScaleDim(gpu::ScaleDimOp op, int64_t size,
+                                               ArrayRef<HostTensorRef> inputs,
+                                               std::string &error) {
+  double scale =
+      readFloat(inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()],
+                op.getIndex());
+  std::optional<int64_t> result = gpu::evaluateScaleDim(size, scale, error);
+  if (!result) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%g", scale);
+    error = std::string("a scale of ") + text + " " + error;
+  }
+  return result;
+}
+
 void Executable::buildHostProgram() {
   auto slotOf = [&](Value value) {
     auto [it, inserted] = hostSlots.try_emplace(value, hostConstants.size());
@@ -105,8 +141,9 @@ void Executable::buildHostProgram() {
       hostConstants[slot] = constant.getValue();
       continue;
     }
-    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::ReadCountOp,
-             gpu::HostArithOp, gpu::SelectOp, gpu::AssertOp>(&op))
+    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp,
+             gpu::ReadCountOp, gpu::HostArithOp, gpu::SelectOp, gpu::AssertOp>(
+            &op))
       continue;
     HostStep step{&op, 0, {}};
     // Dims, extracts and range counts read block arguments, and read counts
@@ -139,8 +176,18 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
       unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
       v[step.result] = inputs[arg].type.getShape()[dim.getIndex()];
     } else if (auto extract = dyn_cast<gpu::ExtractOp>(&op)) {
-      unsigned arg = cast<BlockArgument>(extract.getTensor()).getArgNumber();
-      v[step.result] = readInteger(inputs[arg], extract.getIndex());
+      std::string error;
+      std::optional<int64_t> value = evaluateExtract(extract, inputs, error);
+      if (!value)
+        return emitError(op.getLoc()) << error;
+      v[step.result] = *value;
+    } else if (auto scale = dyn_cast<gpu::ScaleDimOp>(&op)) {
+      std::string error;
+      std::optional<int64_t> value =
+          evaluateScaleDim(scale, v[step.operands[0]], inputs, error);
+      if (!value)
+        return emitError(op.getLoc()) << error;
+      v[step.result] = *value;
     } else if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
       std::string error;
       std::optional<int64_t> value = evaluateRangeCount(count, inputs, error);
@@ -400,10 +447,29 @@ std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
     llvm::append_range(key, input.type.getShape());
   }
   for (Operation *op : readers) {
-    if (auto extract = dyn_cast<gpu::ExtractOp>(op))
-      key.push_back(readInteger(
-          inputs[cast<BlockArgument>(extract.getTensor()).getArgNumber()],
-          extract.getIndex()));
+    // An integer element is its value; a float one (gpu.extract of a
+    // float, gpu.scale_dim) its bits as a double.
+    Value tensor;
+    int64_t index = 0;
+    if (auto extract = dyn_cast<gpu::ExtractOp>(op)) {
+      tensor = extract.getTensor();
+      index = extract.getIndex();
+    } else if (auto scale = dyn_cast<gpu::ScaleDimOp>(op)) {
+      tensor = scale.getTensor();
+      index = scale.getIndex();
+    }
+    if (tensor) {
+      const HostTensorRef &t =
+          inputs[cast<BlockArgument>(tensor).getArgNumber()];
+      if (isa<FloatType>(t.type.getElementType())) {
+        double value = readFloat(t, index);
+        int64_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        key.push_back(bits);
+      } else {
+        key.push_back(readInteger(t, index));
+      }
+    }
     // A count that fails is reported when the host ops run.
     if (auto count = dyn_cast<gpu::RangeCountOp>(op)) {
       std::string error;

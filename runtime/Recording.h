@@ -63,8 +63,8 @@ struct Executable::Recording {
 };
 
 /// The key of a run: argument shapes, then the argument values host ops
-/// read (gpu.extract, gpu.range_count), then where arguments and results come
-/// from and go (`options`).
+/// read (gpu.extract, gpu.scale_dim, gpu.range_count), then where arguments
+/// and results come from and go (`options`).
 std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
                                      ArrayRef<HostTensorRef> inputs,
                                      const RunOptions &options);

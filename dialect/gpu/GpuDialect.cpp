@@ -15,7 +15,7 @@ namespace onyx::gpu {
 GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
   addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp,
                 CopyOp, UploadOp, DownloadOp, DimOp, ExtractOp, ConstantOp,
-                RangeCountOp, ReadCountOp, SelectOp, AssertOp>();
+                RangeCountOp, ScaleDimOp, ReadCountOp, SelectOp, AssertOp>();
   for (StringRef name : getHostArithOpNames())
     fillHostArithOpInfo(addOperation(name, OpTrait::Pure));
 }

@@ -108,9 +108,11 @@ LogicalResult ExtractOp::verify() {
       failed(verifyIndexResult(state)))
     return failure();
   auto type = cast<RankedTensorType>(getTensor().getType());
-  if (!type.hasStaticShape() || !type.getElementType().isInteger())
-    return emitOpError() << "reads an integer tensor of static shape, got "
-                         << Type(type);
+  if (!type.hasStaticShape() || !(type.getElementType().isInteger() ||
+                                  isa<FloatType>(type.getElementType())))
+    return emitOpError()
+           << "reads an integer or float tensor of static shape, got "
+           << Type(type);
   if (getIndex() < 0 || getIndex() >= type.getNumElements())
     return emitOpError() << "element " << getIndex() << " is out of range for "
                          << Type(type);
@@ -189,6 +191,89 @@ std::optional<int64_t> evaluateRangeCount(double start, double limit,
     return std::nullopt;
   }
   return n <= 0 ? 0 : int64_t(n);
+}
+
+std::optional<int64_t> evaluateFloatExtract(double value, std::string &error) {
+  double whole = std::trunc(value);
+  if (!(whole >= -0x1p63 && whole < 0x1p63)) {
+    error = "is not a finite 64-bit integer";
+    return std::nullopt;
+  }
+  return int64_t(whole);
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.scale_dim
+//===----------------------------------------------------------------------===//
+
+void ScaleDimOp::build(OpBuilder &builder, OperationState &state, Value size,
+                       Value tensor, int64_t index) {
+  state.addOperands({size, tensor});
+  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
+  state.addTypes({builder.getIndexType()});
+}
+int64_t ScaleDimOp::getIndex() { return getIndexAttr(state); }
+
+LogicalResult ScaleDimOp::verify() {
+  if (state->getNumOperands() != 2 ||
+      !state->getAttrOfType<IntegerAttr>(kIndex))
+    return emitOpError("takes an index, a tensor and an integer 'index'");
+  if (!getSize().getType().isIndex())
+    return emitOpError() << "scales an index, got " << getSize().getType();
+  if (failed(verifyFunctionArgument(state, getTensor())) ||
+      failed(verifyIndexResult(state)))
+    return failure();
+  auto type = cast<RankedTensorType>(getTensor().getType());
+  if (!type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
+    return emitOpError() << "reads a float tensor of static shape, got "
+                         << Type(type);
+  if (getIndex() < 0 || getIndex() >= type.getNumElements())
+    return emitOpError() << "element " << getIndex() << " is out of range for "
+                         << Type(type);
+  return success();
+}
+
+void ScaleDimOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printOperand(getSize());
+  p << ", ";
+  p.printOperand(getTensor());
+  p << "[" << std::to_string(getIndex()) << "]";
+  p.printOptionalAttrDict(state->getAttrs(), {kIndex});
+  p << " : ";
+  p.printType(getTensor().getType());
+}
+
+ParseResult ScaleDimOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand size, tensor;
+  int64_t index;
+  Type type;
+  if (parser.parseOperand(size) || parser.parseComma() ||
+      parser.parseOperand(tensor) || detail::parseOffset(parser, index))
+    return failure();
+  result.addAttribute(kIndex, parser.getBuilder().getI64IntegerAttr(index));
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(size, parser.getBuilder().getIndexType(),
+                            result.operands) ||
+      parser.resolveOperand(tensor, type, result.operands))
+    return failure();
+  result.addTypes({parser.getBuilder().getIndexType()});
+  return success();
+}
+
+std::optional<int64_t> evaluateScaleDim(int64_t size, double scale,
+                                        std::string &error) {
+  if (!(scale > 0) || !std::isfinite(scale)) {
+    error = "is not positive and finite";
+    return std::nullopt;
+  }
+  double scaled = std::floor(double(size) * scale);
+  if (!(scaled >= -0x1p63 && scaled < 0x1p63)) {
+    error = "gives a size that does not fit in 64 bits";
+    return std::nullopt;
+  }
+  return int64_t(scaled);
 }
 
 //===----------------------------------------------------------------------===//
@@ -536,7 +621,7 @@ ParseResult AssertOp::parse(OpAsmParser &parser, OperationState &result) {
 
 bool isHostOp(Operation *op) {
   return isa<DimOp, ExtractOp, ConstantOp, HostArithOp, RangeCountOp,
-             ReadCountOp, SelectOp, AssertOp>(op);
+             ScaleDimOp, ReadCountOp, SelectOp, AssertOp>(op);
 }
 
 } // namespace onyx::gpu

@@ -7,6 +7,7 @@
 //
 //   %n = gpu.dim %arg0[0] : tensor<?x64xf32>       a dimension of an argument
 //   %k = gpu.extract %arg1[2] : tensor<3xi64>      an element of an argument
+//   %s = gpu.scale_dim %n, %arg2[1] : tensor<4xf32> floor(n x an element)
 //   %c = gpu.constant 64
 //   %e = gpu.muli %n, %c                            one row of the table below
 //   %g = gpu.ceildivi %e, %c
@@ -44,8 +45,11 @@ public:
   static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
-/// An element of an integer function argument of static shape, as an index
-/// (the shape operands a user gives at run time).
+/// An element of an integer or float function argument of static shape, as
+/// an index (the shape operands a user gives at run time). A float element
+/// is truncated toward zero, as a Cast to an integer type does; a NaN, an
+/// infinity or a value outside the 64-bit integers is an error of the run at
+/// the op.
 class ExtractOp : public Op<ExtractOp> {
 public:
   using Op::Op;
@@ -115,6 +119,38 @@ public:
 /// fails.
 std::optional<int64_t> evaluateRangeCount(double start, double limit,
                                           double delta, std::string &error);
+
+/// gpu.extract's function on a float element `value`; nullopt with the
+/// reason in `error` where it has no integer value.
+std::optional<int64_t> evaluateFloatExtract(double value, std::string &error);
+
+/// `%s = gpu.scale_dim %n, %arg[i] : tensor<4xf32>`: floor(n x scale) for
+/// element `i` of a float function argument of static shape, widened to
+/// double, as onnx Resize computes an output size from a scale given at run
+/// time. A scale that is not positive and finite, or a result that does not
+/// fit in 63 bits, is an error of the run at the op.
+class ScaleDimOp : public Op<ScaleDimOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.scale_dim"; }
+  static constexpr OpTrait traits = OpTrait::Pure;
+
+  static void build(OpBuilder &builder, OperationState &state, Value size,
+                    Value tensor, int64_t index);
+  Value getSize() { return state->getOperand(0); }
+  Value getTensor() { return state->getOperand(1); }
+  /// The element's position in row-major order.
+  int64_t getIndex();
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
+/// gpu.scale_dim's function; nullopt with the reason in `error` where it
+/// fails.
+std::optional<int64_t> evaluateScaleDim(int64_t size, double scale,
+                                        std::string &error);
 
 /// `%n = gpu.read_count %view : !gpu.view<1xi32>`: a count that kernels
 /// before it computed (how many elements a NonZero or Compress selects, how

@@ -19,9 +19,37 @@ func.func @main(%arg0: tensor<?x4xf32>) {
 
 // -----
 
+func.func @main(%arg0: tensor<?xi64>) {
+  // expected-error @+1 {{'gpu.extract' op reads an integer or float tensor of static shape, got tensor<?xi64>}}
+  %n = gpu.extract %arg0[0] : tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<2xi64>) {
+  %c = gpu.constant 4
+  // expected-error @+1 {{'gpu.scale_dim' op reads a float tensor of static shape, got tensor<2xi64>}}
+  %n = gpu.scale_dim %c, %arg0[0] : tensor<2xi64>
+  return
+}
+
+// -----
+
 func.func @main(%arg0: tensor<2xf32>) {
-  // expected-error @+1 {{'gpu.extract' op reads an integer tensor of static shape, got tensor<2xf32>}}
-  %n = gpu.extract %arg0[0] : tensor<2xf32>
+  %c = gpu.constant 4
+  // expected-error @+1 {{'gpu.scale_dim' op element 2 is out of range for tensor<2xf32>}}
+  %n = gpu.scale_dim %c, %arg0[2] : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<2xf32>) {
+  %c = gpu.constant 4
+  %v = gpu.alloc() : !gpu.view<2xf32>
+  // expected-error @+1 {{'gpu.scale_dim' op reads an argument of the enclosing func.func}}
+  %n = "gpu.scale_dim"(%c, %v) {index = 0 : i64} : (index, !gpu.view<2xf32>) -> index
   return
 }
 
