@@ -478,23 +478,28 @@ const OpDef resizeDefs[] = {
 
 } // namespace
 
-std::optional<ResizeOperands> getConstantResizeOperands(Operation *op) {
+ResizeOperandValues getResizeOperands(Operation *op) {
   ResizeOperandIndices idx = getOperandIndices(op->getName().getStringRef());
   SmallVector<Type> types;
   for (Value v : op->getOperands())
     types.push_back(isNoValue(v) ? Type() : v.getType());
-  ResizeOperands ops;
-  ops.hasScales = isGiven(types, idx.scales);
-  ops.hasSizes = isGiven(types, idx.sizes);
-  if (ops.hasScales &&
-      !(ops.scales = getConstantDoubles(op->getOperand(idx.scales))))
-    return std::nullopt;
-  if (ops.hasSizes && !(ops.sizes = getConstantInts(op->getOperand(idx.sizes))))
-    return std::nullopt;
-  if (isGiven(types, idx.roi) &&
-      !(ops.roi = getConstantDoubles(op->getOperand(idx.roi))))
-    return std::nullopt;
-  return ops;
+  ResizeOperandValues values;
+  ResizeOperands &known = values.known;
+  if (isGiven(types, idx.scales)) {
+    values.scales = op->getOperand(idx.scales);
+    known.hasScales = true;
+    known.scales = getConstantDoubles(values.scales);
+  }
+  if (isGiven(types, idx.sizes)) {
+    values.sizes = op->getOperand(idx.sizes);
+    known.hasSizes = true;
+    known.sizes = getConstantInts(values.sizes);
+  }
+  if (isGiven(types, idx.roi)) {
+    values.roi = op->getOperand(idx.roi);
+    known.roi = getConstantDoubles(values.roi);
+  }
+  return values;
 }
 
 void appendResizeOps(std::vector<const OpDef *> &defs) {

@@ -100,8 +100,15 @@ resolveResize(const OpAttrs &attrs, StringRef opName, ArrayRef<int64_t> shape,
               const ResizeOperands &operands,
               llvm::function_ref<InFlightDiagnostic()> emitError);
 
-/// The constant operands of a Resize / Upsample op `op`, or nullopt if
-/// roi, scales or sizes (whichever it has) is not a constant.
-std::optional<ResizeOperands> getConstantResizeOperands(Operation *op);
+/// The roi / scales / sizes operands of a Resize or Upsample op: each the
+/// operand where it is given (null where absent, or where it is an empty
+/// tensor, as opsets 11-12 pass `scales` beside `sizes`), and `known`, the
+/// values of those that are constants (roi only where it is used, with
+/// tf_crop_and_resize).
+struct ResizeOperandValues {
+  Value roi, scales, sizes;
+  ResizeOperands known;
+};
+ResizeOperandValues getResizeOperands(Operation *op);
 
 } // namespace onyx::onnx

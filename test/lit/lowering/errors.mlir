@@ -23,3 +23,43 @@ func.func @other(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "foo.bar"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Resize's output size is a host value: a scale given at run time must be
+// a graph input the host program reads, not a tensor kernels compute.
+func.func @resize_computed_scales(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  %t = "onnx.Add"(%s, %s) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'onnx.Resize' op operand 'scales' must be a constant or a graph input to lower the op (it decides the result's size)}}
+  %0 = "onnx.Resize"(%x, %none, %t) : (tensor<1x1x4x4xf32>, none, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+func.func @resize_scales_length(%x: tensor<1x1x4x4xf32>, %s: tensor<3xf32>) -> tensor<?x?x?x?xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Resize' op operand 'scales' must have 4 elements, got tensor<3xf32>}}
+  %0 = "onnx.Resize"(%x, %none, %s) : (tensor<1x1x4x4xf32>, none, tensor<3xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// With antialias, the number of taps depends on the scale.
+func.func @resize_antialias(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Resize' op needs constant scales with antialias on Vulkan (the number of taps depends on them)}}
+  %0 = "onnx.Resize"(%x, %none, %s) {antialias = 1 : si64, mode = "linear"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+func.func @resize_policy(%x: tensor<1x1x4x4xf32>, %z: tensor<2xi64>) -> tensor<1x1x?x?xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Resize' op needs its 'sizes' as a constant and the resized dims known when compiled with keep_aspect_ratio_policy 'not_larger'}}
+  %0 = "onnx.Resize"(%x, %none, %none, %z) {axes = [2, 3], keep_aspect_ratio_policy = "not_larger"} : (tensor<1x1x4x4xf32>, none, none, tensor<2xi64>) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}
