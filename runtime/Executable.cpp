@@ -523,7 +523,7 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   auto start = Clock::now();
   auto r = std::make_unique<Recording>();
   r->level = counts.size();
-  if (failed(resolveStates(*r, options)) ||
+  if (failed(checkBounds(inputs)) || failed(resolveStates(*r, options)) ||
       failed(evaluateHostOps(*r, inputs, counts)))
     return failure();
   auto placing = Clock::now();

@@ -32,6 +32,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace onyx::runtime {
@@ -87,6 +88,16 @@ struct RunOptions {
   /// {result, N}: only the last N elements of the result are downloaded (a
   /// decoder's last-position logits); it comes back as a 1-D tensor of N.
   SmallVector<std::pair<unsigned, uint64_t>> lastElements;
+};
+
+/// The most a dimension known only at run time (`?`) of an argument may
+/// be: what Executable::planForBounds plans for.
+struct DimBound {
+  unsigned argument = 0;
+  unsigned dim = 0;
+  int64_t max = 0;
+  /// What errors call the dimension (a symbolic dimension's name).
+  std::string name;
 };
 
 struct DispatchTiming {
@@ -149,6 +160,10 @@ struct ExecutableCounters {
   double aheadMicroseconds = 0;
   /// Recordings given up to keep at most LoadOptions::maxRecordings.
   unsigned recordingsEvicted = 0;
+  /// Times the tensors placed at run time were placed (first fit by
+  /// liveness): once per recording that has any, or with planForBounds
+  /// once for all, then only for sizes that argument values decide.
+  unsigned placements = 0;
 };
 
 class Executable {
@@ -202,6 +217,18 @@ public:
   LogicalResult reserveState(unsigned binding, uint64_t bytes);
   /// The memory of state binding `binding` now, in bytes.
   uint64_t getStateCapacity(unsigned binding) const;
+
+  /// Places the tensors the runtime places (gpu.allocs of run-time sizes)
+  /// once, for the arguments' `?` dimensions at their `bounds` (each needs
+  /// one): every later run within the bounds finds them where they were
+  /// planned, so no recording places them again and the arena does not
+  /// grow. A run with a dimension above its bound fails with an error
+  /// naming it, and so does a tensor that needs more than its planned bytes
+  /// at smaller dims (a size that does not grow with them). Tensors whose
+  /// sizes argument values or counts read back decide (gpu.extract,
+  /// gpu.scale_dim, gpu.range_count, gpu.read_count) cannot be planned
+  /// from dims: each recording places those above the planned ones.
+  LogicalResult planForBounds(ArrayRef<DimBound> bounds);
 
   /// The recording of the last run (or, before any, of the load).
   const RecordingStats &getStats() const { return lastStats; }
@@ -268,8 +295,16 @@ private:
   /// Makes the buffer of each state {index, size} at least `size` bytes,
   /// keeping what it holds.
   LogicalResult ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes);
+  /// With `known` (planForBounds), the values read from arguments or the
+  /// device are not read: they, and what is computed from them, are marked
+  /// unknown in `known` (one flag per value slot), as are results the host
+  /// arithmetic cannot give; checks are not evaluated.
   LogicalResult evaluateHostOps(Recording &r, ArrayRef<HostTensorRef> inputs,
-                                ArrayRef<int64_t> counts);
+                                ArrayRef<int64_t> counts,
+                                std::vector<bool> *known = nullptr);
+  /// Fails, naming the dimension, where `inputs` exceed planForBounds'
+  /// bounds.
+  LogicalResult checkBounds(ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
   LogicalResult createDescriptorSets(Recording &r);
   /// Allocates `count` sets of `layouts` from the pools, adding one if
@@ -350,6 +385,14 @@ private:
   llvm::DenseMap<Value, unsigned> hostSlots;
   std::vector<HostStep> hostProgram;
   std::vector<int64_t> hostConstants;
+
+  /// planForBounds' bounds, and for each entry of `allocs` its planned
+  /// offset and bytes in the runtime arena (kUnplanned for a tensor whose
+  /// size argument values decide); empty without bounds.
+  static constexpr uint64_t kUnplanned = ~uint64_t(0);
+  SmallVector<DimBound> dimBounds;
+  SmallVector<uint64_t> plannedOffsets, plannedBytes;
+  uint64_t plannedArenaBytes = 0;
 
   /// The gpu.read_counts in block order. They split the function into
   /// segments: segment k runs the ops after read count k - 1 up to read

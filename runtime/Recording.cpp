@@ -160,13 +160,39 @@ void Executable::buildHostProgram() {
 
 LogicalResult Executable::evaluateHostOps(Recording &r,
                                           ArrayRef<HostTensorRef> inputs,
-                                          ArrayRef<int64_t> counts) {
+                                          ArrayRef<int64_t> counts,
+                                          std::vector<bool> *known) {
   r.values.slots = &hostSlots;
   std::vector<int64_t> &v = r.values.data;
   v = hostConstants;
+  if (known)
+    known->assign(v.size(), true);
   unsigned readCount = 0;
   for (const HostStep &step : hostProgram) {
     Operation &op = *step.op;
+    if (known) {
+      // Planning for bounds: only what the dims decide is known.
+      if (isa<gpu::AssertOp>(&op))
+        continue;
+      bool isKnown =
+          !isa<gpu::ReadCountOp, gpu::ExtractOp, gpu::ScaleDimOp,
+               gpu::RangeCountOp>(&op) &&
+          llvm::all_of(step.operands, [&](unsigned s) { return (*known)[s]; });
+      if (auto arith = dyn_cast<gpu::HostArithOp>(&op); arith && isKnown) {
+        std::string error;
+        FailureOr<int64_t> result =
+            arith.evaluate(v[step.operands[0]], v[step.operands[1]], error);
+        isKnown = succeeded(result);
+        if (isKnown)
+          v[step.result] = *result;
+        (*known)[step.result] = isKnown;
+        continue;
+      }
+      if (!isKnown) {
+        (*known)[step.result] = false;
+        continue;
+      }
+    }
     if (isa<gpu::ReadCountOp>(&op)) {
       // The ops after a count not read yet wait for a later segment.
       if (readCount == counts.size())
@@ -249,9 +275,13 @@ LogicalResult Executable::placeMemory(Recording &r) {
   // the segments before it where they left them.
   unsigned cut = cuts[r.level];
   SmallVector<gpu::AllocLiveness> allocs;
-  for (const gpu::AllocLiveness &t : this->allocs)
-    if (t.first < cut)
-      allocs.push_back(t);
+  SmallVector<unsigned> allocIndices;
+  for (auto [i, t] : llvm::enumerate(this->allocs)) {
+    if (t.first >= cut)
+      continue;
+    allocs.push_back(t);
+    allocIndices.push_back(i);
+  }
   // The gpu.allocs, sized for these dims and placed by liveness.
   r.memory.reserve(numMemoryValues);
   SmallVector<uint64_t> sizes, reserved, offsets;
@@ -269,9 +299,43 @@ LogicalResult Executable::placeMemory(Recording &r) {
     if (downloaded.contains(t.alloc->getResult(0)))
       r.shapes[t.alloc->getResult(0)] = shape;
   }
-  uint64_t arenaBytes = gpu::placeFirstFit(
-      allocs, reserved, device.getTarget().minStorageBufferOffsetAlignment,
-      offsets);
+  uint64_t alignment = device.getTarget().minStorageBufferOffsetAlignment;
+  uint64_t arenaBytes = 0;
+  if (plannedOffsets.empty()) {
+    arenaBytes = gpu::placeFirstFit(allocs, reserved, alignment, offsets);
+    counters.placements += !allocs.empty();
+  } else {
+    // Planned for the bounds (planForBounds): those tensors stay where they
+    // were planned; sizes that argument values decide go above them.
+    SmallVector<gpu::AllocLiveness> rest;
+    SmallVector<uint64_t> restBytes, restOffsets;
+    SmallVector<unsigned> restAt;
+    offsets.assign(allocs.size(), 0);
+    for (auto [k, i] : llvm::enumerate(allocIndices)) {
+      if (plannedOffsets[i] == kUnplanned) {
+        rest.push_back(allocs[k]);
+        restBytes.push_back(reserved[k]);
+        restAt.push_back(k);
+        continue;
+      }
+      if (sizes[k] > plannedBytes[i])
+        return emitError(allocs[k].alloc.getLoc())
+               << "the result of the op at this location needs " << sizes[k]
+               << " bytes in this run, more than the " << plannedBytes[i]
+               << " bytes planned for the dims' bounds (a size that does not "
+                  "grow with them)";
+      offsets[k] = plannedOffsets[i];
+    }
+    arenaBytes = plannedArenaBytes;
+    if (!rest.empty()) {
+      uint64_t base = llvm::alignTo(plannedArenaBytes, alignment);
+      arenaBytes =
+          base + gpu::placeFirstFit(rest, restBytes, alignment, restOffsets);
+      for (auto [k, offset] : llvm::zip(restAt, restOffsets))
+        offsets[k] = base + offset;
+      ++counters.placements;
+    }
+  }
   r.stats.runtimeArenaBytes = arenaBytes;
   // Checked before the arena grows: validateModule checked the fixed
   // buffers at load, the rest of the budget is the arena's.
@@ -435,6 +499,110 @@ LogicalResult Executable::placeMemory(Recording &r) {
       failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
       failed(ensureSize(outputStaging, r.outputBytes, MemoryKind::Readback)))
     return failure();
+  return success();
+}
+
+LogicalResult Executable::checkBounds(ArrayRef<HostTensorRef> inputs) {
+  for (const DimBound &bound : dimBounds) {
+    if (bound.argument >= inputs.size() ||
+        bound.dim >= inputs[bound.argument].type.getRank())
+      continue;
+    int64_t size = inputs[bound.argument].type.getShape()[bound.dim];
+    if (size > bound.max)
+      return emitError(func.getLoc())
+             << "dimension '" << bound.name << "' is " << size
+             << " in this run (dimension " << bound.dim << " of argument #"
+             << bound.argument << "), above its declared maximum " << bound.max;
+  }
+  return success();
+}
+
+LogicalResult Executable::planForBounds(ArrayRef<DimBound> bounds) {
+  FunctionType type = func.getFunctionType();
+  SmallVector<SmallVector<int64_t, 4>> shapes;
+  for (Type input : type.getInputs())
+    shapes.emplace_back(cast<RankedTensorType>(input).getShape());
+  for (const DimBound &bound : bounds) {
+    if (bound.argument >= shapes.size() ||
+        bound.dim >= shapes[bound.argument].size() ||
+        !ShapedType::isDynamic(
+            cast<RankedTensorType>(type.getInputs()[bound.argument])
+                .getShape()[bound.dim]))
+      return emitError(func.getLoc())
+             << "the bound of '" << bound.name << "' names dimension "
+             << bound.dim << " of argument #" << bound.argument
+             << ", which is not a dimension known only at run time";
+    if (bound.max < 0)
+      return emitError(func.getLoc()) << "the bound of '" << bound.name
+                                      << "' is negative: " << bound.max;
+    int64_t &size = shapes[bound.argument][bound.dim];
+    size = ShapedType::isDynamic(size) ? bound.max : std::min(size, bound.max);
+  }
+  std::vector<HostTensorRef> inputs;
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (ShapedType::isDynamic(size))
+        return emitError(func.getLoc())
+               << "dimension " << d << " of argument #" << i
+               << " is known only at run time and has no bound";
+    inputs.push_back(
+        {RankedTensorType::get(
+             shape, cast<RankedTensorType>(type.getInputs()[i]).getElementType()),
+         {}});
+  }
+  // Recordings made so far placed their tensors otherwise.
+  settle();
+  dropRecordings();
+  Recording r;
+  std::vector<bool> known;
+  if (failed(evaluateHostOps(r, inputs, {}, &known)))
+    return failure();
+  SmallVector<gpu::AllocLiveness> planned;
+  SmallVector<uint64_t> bytes, offsets;
+  SmallVector<unsigned> plannedAt;
+  for (auto [i, t] : llvm::enumerate(allocs)) {
+    bool fromDims = llvm::all_of(t.alloc.getDynamicDims(), [&](Value dim) {
+      auto slot = hostSlots.find(dim);
+      return slot != hostSlots.end() && known[slot->second];
+    });
+    if (!fromDims)
+      continue;
+    SmallVector<int64_t, 4> shape =
+        resolveShape(t.alloc.getType(), t.alloc.getDynamicDims(), r.values);
+    FailureOr<uint64_t> size =
+        getByteSize(t.alloc, shape, t.alloc.getType().getElementType());
+    if (failed(size))
+      return failure();
+    planned.push_back(t);
+    bytes.push_back(*size);
+    plannedAt.push_back(i);
+  }
+  uint64_t arenaBytes = gpu::placeFirstFit(
+      planned, bytes, device.getTarget().minStorageBufferOffsetAlignment,
+      offsets);
+  if (arenaBytes > memoryBudget - std::min(memoryBudget, fixedBufferBytes))
+    return emitError(func.getLoc())
+           << "the tensors planned for the dims' bounds need " << arenaBytes
+           << " bytes; with the " << fixedBufferBytes
+           << " bytes of weights and fixed buffers, that exceeds the memory "
+              "budget of "
+           << memoryBudget << " bytes";
+  if (arenaBytes > device.getInfo().maxMemoryAllocationSize)
+    return emitError(func.getLoc())
+           << "the tensors planned for the dims' bounds need " << arenaBytes
+           << " bytes, more than device '" << device.getInfo().name
+           << "' allocates at once";
+  if (failed(ensureSize(buffers[runtimeArena], arenaBytes, MemoryKind::Device)))
+    return failure();
+  plannedOffsets.assign(allocs.size(), kUnplanned);
+  plannedBytes.assign(allocs.size(), 0);
+  for (auto [i, offset, size] : llvm::zip(plannedAt, offsets, bytes)) {
+    plannedOffsets[i] = offset;
+    plannedBytes[i] = size;
+  }
+  plannedArenaBytes = arenaBytes;
+  dimBounds.assign(bounds.begin(), bounds.end());
+  ++counters.placements;
   return success();
 }
 

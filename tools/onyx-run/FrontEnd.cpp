@@ -5,6 +5,7 @@
 #include "tools/onyx-run/VulkanBackend.h"
 
 #include "dialect/onnx/import/Importer.h"
+#include "dialect/onnx/import/Signature.h"
 #include "dialect/onnx/io/ModelLoader.h"
 #include "dialect/onnx/io/NpyFile.h"
 #include "dialect/onnx/io/SignatureCheck.h"
@@ -16,6 +17,7 @@
 #include "rewrite/PassManager.h"
 #include "rewrite/Passes.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -189,4 +191,60 @@ FailureOr<Prepared> onyx::run::prepare(const Options &options, Context &ctx,
     return failure();
   }
   return prepared;
+}
+
+FailureOr<std::vector<runtime::DimBound>>
+onyx::run::getDimBounds(const Options &options, FuncOp main, Context &ctx) {
+  llvm::StringMap<int64_t> maxima;
+  std::string error;
+  if (failed(onnx::parseDimBindings(options.maxDims, maxima, error))) {
+    reportError("--max-dims: " + error);
+    return failure();
+  }
+  FailureOr<onnx::ModelSignature> signature =
+      onnx::readOnnxSignature(options.modelPath, &ctx);
+  if (failed(signature))
+    return failure();
+  ArrayRef<Type> types = main.getFunctionType().getInputs();
+  if (signature->inputs.size() != types.size()) {
+    reportError("--max-dims: @main has " + llvm::Twine(types.size()) +
+                " arguments for the model's " +
+                llvm::Twine(signature->inputs.size()) + " inputs");
+    return failure();
+  }
+  std::vector<runtime::DimBound> bounds;
+  llvm::StringSet<> used;
+  for (auto [i, input] : llvm::enumerate(signature->inputs)) {
+    auto type = cast<RankedTensorType>(types[i]);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!ShapedType::isDynamic(type.getShape()[d]))
+        continue;
+      StringRef name = d < int64_t(input.dimNames.size())
+                           ? StringRef(input.dimNames[d])
+                           : StringRef();
+      std::string where =
+          fmt::format("dimension {} of input '{}'", d, input.name);
+      if (name.empty()) {
+        reportError("--max-dims: " + where +
+                    " has no name, so no bound can name it");
+        return failure();
+      }
+      auto found = maxima.find(name);
+      if (found == maxima.end()) {
+        reportError("--max-dims: no bound for '" + name + "' (" + where + ")");
+        return failure();
+      }
+      used.insert(name);
+      bounds.push_back({unsigned(i), unsigned(d), found->second, name.str()});
+    }
+  }
+  for (const auto &entry : maxima) {
+    if (!used.contains(entry.getKey())) {
+      reportError("--max-dims: '" + entry.getKey() +
+                  "' is not a symbolic dimension of the model's inputs (or "
+                  "--bind-dims binds it)");
+      return failure();
+    }
+  }
+  return bounds;
 }

@@ -15,6 +15,7 @@
 #include "tools/onyx-run/Options.h"
 
 #include "dialect/onnx/Tensor.h"
+#include "runtime/Executable.h"
 
 #include "ir/BuiltinOps.h"
 #include "ir/OwningOpRef.h"
@@ -40,5 +41,11 @@ struct Prepared {
 /// `sourceMgr`'s handler for located ones) before failing.
 FailureOr<Prepared> prepare(const Options &options, Context &ctx,
                             llvm::SourceMgr &sourceMgr);
+
+/// The bounds --max-dims gives each symbolic dimension of `main`'s
+/// arguments, found by name in the ONNX model's inputs: every dimension
+/// left symbolic needs one, and every name must be one of them.
+FailureOr<std::vector<runtime::DimBound>>
+getDimBounds(const Options &options, FuncOp main, Context &ctx);
 
 } // namespace onyx::run

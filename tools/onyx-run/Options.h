@@ -27,6 +27,8 @@ struct Options {
   std::vector<std::string> outputs;
   onnx::Tolerance tolerance;
   std::string bindDims;
+  /// --max-dims: upper bounds of symbolic dimensions, NAME=N,...
+  std::string maxDims;
   bool printIRAfterAll = false;
   std::optional<unsigned> device;
   bool listDevices = false;

@@ -154,6 +154,14 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("Sizes of symbolic dimensions of an ONNX model's inputs "
                "(default: the sizes of the given inputs)"),
       cl::value_desc("NAME=N,..."), cl::cat(category));
+  static cl::opt<std::string> maxDims(
+      "max-dims",
+      cl::desc("With --input-set, the largest sizes of an ONNX model's "
+               "symbolic dimensions (each one the model leaves symbolic "
+               "needs one): the tensors placed at run time are planned once "
+               "for them, so that no run within them plans memory again; a "
+               "run above a bound is an error naming the dimension"),
+      cl::value_desc("NAME=N,..."), cl::cat(category));
   static cl::opt<bool> printIRAfterAll(
       "print-ir-after-all",
       cl::desc("Print the IR after the import and after each pass"),
@@ -258,6 +266,7 @@ static Options parseCommandLine(int argc, char **argv) {
   options.outputs = outputs;
   options.tolerance = {rtol, atol};
   options.bindDims = bindDims;
+  options.maxDims = maxDims;
   options.printIRAfterAll = printIRAfterAll;
   if (device >= 0)
     options.device = unsigned(device);
@@ -402,9 +411,9 @@ static void printRuntimeWork(const runtime::Executable &exe,
   const runtime::ExecutableCounters &counters = exe.getCounters();
   llvm::outs() << fmt::format(
       "work: {}, {} pipelines created, {} recordings made "
-      "({:.0f} us), {} reused\n",
+      "({:.0f} us), {} reused, {} placements\n",
       compiled.str(), counters.pipelinesCreated, counters.recordings,
-      counters.recordMicroseconds, counters.recordingHits);
+      counters.recordMicroseconds, counters.recordingHits, counters.placements);
   const runtime::RecordingStats &stats = exe.getStats();
   if (stats.runtimeTensorBytes)
     llvm::outs() << fmt::format("runtime arena: {} bytes for {} bytes of "
@@ -461,6 +470,12 @@ static LogicalResult runInputSets(const Options &options, Context &ctx,
   if (failed(loaded))
     return failure();
   runtime::Executable &exe = **loaded;
+  if (!options.maxDims.empty()) {
+    FailureOr<std::vector<runtime::DimBound>> bounds =
+        getDimBounds(options, prepared.main, ctx);
+    if (failed(bounds) || failed(exe.planForBounds(*bounds)))
+      return failure();
+  }
   llvm::outs() << fmt::format("compile: {:.1f} ms ({}), load: {:.1f} ms ({} "
                               "pipelines created)\n",
                               compileMs, compiled, millisecondsSince(start),
@@ -597,6 +612,14 @@ static LogicalResult runModel(const Options &options) {
   if (options.modelPath.empty()) {
     reportError("no model given (onyx-run MODEL.onnx|MODULE.mlir, or "
                 "--list-devices; --help lists the options)");
+    return failure();
+  }
+  if (!options.maxDims.empty() &&
+      (options.inputSets.empty() || options.backend != Backend::Vulkan ||
+       options.generate ||
+       !llvm::StringRef(options.modelPath).ends_with(".onnx"))) {
+    reportError("--max-dims applies to --input-set runs of an ONNX model on "
+                "Vulkan");
     return failure();
   }
   if (!options.generate && (!options.promptIds.empty() || options.maxSeq))
