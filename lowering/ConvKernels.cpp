@@ -18,7 +18,9 @@
 // what the scatter of the definition would add to it: for each kernel
 // offset whose input position (output + pad - offset * dilation) / stride
 // is whole and inside the input, the dot product over the group's input
-// channels. Strides, dilations, pads and sizes are baked in.
+// channels. Strides and dilations are baked in; the batch and spatial
+// sizes may be known only at run time, and so then may the pads that
+// output_shape or auto_pad SAME_* derive from them (push constants).
 //
 //===----------------------------------------------------------------------===//
 #include "lowering/Glsl.h"
@@ -214,6 +216,64 @@ LogicalResult generatePlainConv(Operation *op, LoweringContext &ctx) {
   return generateConv(op, ctx, nullptr);
 }
 
+/// The output sizes and begin pads of a ConvTranspose over spatial sizes
+/// `input`, of which `g` (computeTransposedGeometry's, for the static ones)
+/// holds the kernel, strides, dilations and pads: where a size is known
+/// only at run time, host arithmetic as the dialect computes it for
+/// constants (output_shape or auto_pad SAME_* give the output size and the
+/// pads follow; otherwise the pads give the output size, with a check of
+/// the run that it is not negative).
+LogicalResult getTransposedSizes(LoweringContext &ctx,
+                                 const onnx::OpAttrs &attrs,
+                                 const onnx::WindowGeometry &g,
+                                 ArrayRef<Size> input,
+                                 SmallVectorImpl<Size> &output,
+                                 SmallVectorImpl<Size> &beginPads) {
+  size_t rank = input.size();
+  SmallVector<int64_t> outputPadding =
+      attrs.getInts("output_padding").value_or(SmallVector<int64_t>(rank, 0));
+  std::optional<SmallVector<int64_t>> outputShape =
+      attrs.getInts("output_shape");
+  if (outputShape && outputShape->size() == rank + 2)
+    outputShape->erase(outputShape->begin(), outputShape->begin() + 2);
+  StringRef autoPad = attrs.getString("auto_pad");
+  bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  for (size_t d = 0; d < rank; ++d) {
+    if (input[d].isStatic() && !ShapedType::isDynamic(g.output[d])) {
+      output.push_back(g.output[d]);
+      beginPads.push_back(g.pads[d]);
+      continue;
+    }
+    int64_t extent = g.dilations[d] * (g.kernel[d] - 1) + 1;
+    // The full output: stride * (in - 1) + output_padding + extent.
+    Size full =
+        ctx.arith("gpu.addi", ctx.mul(g.strides[d], ctx.sub(input[d], 1)),
+                  outputPadding[d] + extent);
+    if (outputShape || same) {
+      Size out = outputShape ? Size((*outputShape)[d])
+                             : ctx.mul(input[d], g.strides[d]);
+      Size total = ctx.arith("gpu.maxi", ctx.sub(full, out), 0);
+      Size half = ctx.floorDiv(total, 2);
+      output.push_back(out);
+      beginPads.push_back(autoPad == "SAME_UPPER" ? half
+                                                  : ctx.sub(total, half));
+      continue;
+    }
+    int64_t pads = autoPad == "VALID" ? 0 : g.pads[d] + g.pads[rank + d];
+    Size out = ctx.sub(full, pads);
+    if (failed(ctx.check(
+            ctx.arith("gpu.lei", 0, out),
+            fmt::format("pads of {} leave no output in spatial dimension {} "
+                        "(of size {{0}})",
+                        pads, d),
+            {full})))
+      return failure();
+    output.push_back(out);
+    beginPads.push_back(autoPad == "VALID" ? 0 : g.pads[d]);
+  }
+  return success();
+}
+
 LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   auto xType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
@@ -222,19 +282,40 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   if (!glsl::isSupported(et) || !glsl::isFloat(et))
     return ctx.emitError() << "element type " << et
                            << " is not supported by the ConvTranspose kernel";
+  if (!wType.hasStaticShape())
+    return ctx.emitError() << "needs the shape of its weights known when it "
+                              "is compiled, got "
+                           << Type(wType);
   for (RankedTensorType type : {xType, wType, yType})
-    if (failed(checkBindingSize(ctx, type)))
+    if (type.hasStaticShape() && failed(checkBindingSize(ctx, type)))
       return failure();
-  ArrayRef<int64_t> xShape = xType.getShape(), wShape = wType.getShape();
-  ArrayRef<int64_t> input = xShape.drop_front(2), kernel = wShape.drop_front(2);
-  FailureOr<onnx::WindowGeometry> g = onnx::computeTransposedGeometry(
-      onnx::OpAttrs(op), input, kernel, [&] { return ctx.emitError(); });
+  ArrayRef<int64_t> wShape = wType.getShape();
+  ArrayRef<int64_t> kernel = wShape.drop_front(2);
+  onnx::OpAttrs attrs(op);
+  FailureOr<onnx::WindowGeometry> g =
+      onnx::computeTransposedGeometry(attrs, xType.getShape().drop_front(2),
+                                      kernel, [&] { return ctx.emitError(); });
   if (failed(g))
     return failure();
-  Value output = ctx.allocate(yType);
-  ctx.setResult(op->getResult(0), output);
-  int64_t total = yType.getNumElements();
-  if (total == 0)
+  // The batch and the spatial sizes may be known only at run time; the
+  // channels, kernel, strides and dilations are compiled in, and pads that
+  // depend on a run-time size are push constants.
+  SmallVector<Size> xDims = ctx.getDims(op->getOperand(0));
+  if (xDims.size() != size_t(xType.getRank()))
+    return failure();
+  ArrayRef<Size> input = ArrayRef<Size>(xDims).drop_front(2);
+  SmallVector<Size> output, beginPads;
+  if (failed(getTransposedSizes(ctx, attrs, *g, input, output, beginPads)))
+    return failure();
+  int64_t groups = attrs.getInt("group");
+  int64_t channels = wShape[0], perGroup = wShape[1];
+  int64_t channelsPerGroup = channels / groups, filters = perGroup * groups;
+  SmallVector<Size> yDims = {xDims[0], Size(filters)};
+  yDims.append(output.begin(), output.end());
+  Value result = ctx.allocate(yType, yDims);
+  ctx.setResult(op->getResult(0), result);
+  Size total = getNumElements(ctx, yDims);
+  if (total.isStatic() && total.constant == 0)
     return success();
   bool hasBias =
       op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
@@ -244,15 +325,15 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
     bindings.push_back(ctx.getView(op->getOperand(2)));
   if (llvm::is_contained(bindings, Value()))
     return failure();
-  bindings.push_back(output);
+  bindings.push_back(result);
 
-  int64_t groups = onnx::OpAttrs(op).getInt("group");
-  int64_t channels = xShape[1], perGroup = wShape[1];
-  int64_t channelsPerGroup = channels / groups, filters = perGroup * groups;
-  int64_t inPlane = product(input), outPlane = product(g->output);
+  KernelSizes sizes(ctx);
+  auto S = [&](Size size) { return sizes.get(size); };
+  Size inPlane = getNumElements(ctx, input),
+       outPlane = getNumElements(ctx, output);
   int64_t kernelSize = product(kernel);
   size_t spatial = input.size();
-  SmallVector<int64_t> inStrides = onnx::getStrides(input);
+  SmallVector<Size> inStrides = getStrides(ctx, input);
   std::string ct = glsl::computeType(et);
 
   // Per spatial dimension: the input coordinate t / stride, where t must be
@@ -260,23 +341,57 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   std::string coords;
   SmallVector<std::string> valid, offset;
   for (size_t d = 0; d < spatial; ++d) {
+    // Static sizes stay plain int literals.
+    std::string pad = beginPads[d].isStatic()
+                          ? std::to_string(beginPads[d].constant)
+                          : sizes.getInt(beginPads[d]);
+    std::string in = input[d].isStatic() ? std::to_string(input[d].constant)
+                                         : "int(" + S(input[d]) + ")";
     coords += fmt::format("    int t{0} = int(o{0}) + {1} - int(k{0}) * {2};\n",
-                          d, g->pads[d], g->dilations[d]);
+                          d, pad, g->dilations[d]);
     if (g->strides[d] == 1) {
       coords += fmt::format("    int i{0} = t{0};\n", d);
-      valid.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, input[d]));
+      valid.push_back(fmt::format("i{0} >= 0 && i{0} < {1}", d, in));
     } else {
       coords += fmt::format("    int i{0} = t{0} / {1};\n", d, g->strides[d]);
       valid.push_back(fmt::format("t{0} >= 0 && t{0} % {1} == 0 && i{0} < {2}",
-                                  d, g->strides[d], input[d]));
+                                  d, g->strides[d], in));
     }
-    offset.push_back(fmt::format("uint(i{0}) * {1}u", d, inStrides[d]));
+    offset.push_back(fmt::format("uint(i{0}) * {1}", d, S(inStrides[d])));
   }
   // The kernel offset's coordinates, indented into the loop.
   std::string unflattened = glsl::unflatten(kernel, "k", "k"), kernelCoords;
   for (StringRef line : llvm::split(unflattened, '\n'))
     if (!line.empty())
       kernelCoords += "  " + line.str() + "\n";
+
+  std::string body =
+      fmt::format("void main() {{\n"
+                  "  uint o = gl_GlobalInvocationID.x;\n"
+                  "  if (o >= {0}) return;\n"
+                  "  uint n = o / {1}, m = o / {2} % {3}u;\n"
+                  "  uint grp = m / {4}u, mm = m % {4}u;\n"
+                  "  uint xBase = (n * {5}u + grp * {6}u) * {7};\n"
+                  "  uint wBase = (grp * {6}u * {4}u + mm) * {8}u;\n",
+                  S(total), S(ctx.mul(outPlane, filters)), S(outPlane), filters,
+                  perGroup, channels, channelsPerGroup, S(inPlane), kernelSize);
+  body += sizes.unflatten(output, fmt::format("(o % {})", S(outPlane)), "o");
+  body +=
+      fmt::format("  {} acc = {};\n", ct,
+                  hasBias ? glsl::load(et, "bias", "m") : glsl::literal(et, 0));
+  body +=
+      fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize) +
+      kernelCoords + coords + "    if (!(" + llvm::join(valid, " && ") +
+      "))\n      continue;\n" + "    uint at = xBase + " +
+      llvm::join(offset, " + ") + ";\n" +
+      fmt::format("    for (uint c = 0u; c < {0}u; ++c)\n"
+                  "      acc += {1} * {2};\n",
+                  channelsPerGroup,
+                  glsl::load(et, "x", fmt::format("at + c * {}", S(inPlane))),
+                  glsl::load(et, "w",
+                             fmt::format("wBase + c * {}u + k",
+                                         perGroup * kernelSize))) +
+      "  }\n  " + glsl::store(et, "y", "o", "acc") + "\n}\n";
 
   uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
   KernelSpec spec;
@@ -286,45 +401,22 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   spec.bindings.push_back(gpu::Access::Write);
   unsigned yBinding = bindings.size() - 1;
   std::string &code = spec.glsl;
-  code = glsl::header(spec.workgroupSize) +
+  code = glsl::header(spec.workgroupSize) + sizes.declaration() +
          glsl::buffer(0, gpu::Access::Read, et, "x") +
          glsl::buffer(1, gpu::Access::Read, et, "w");
   if (hasBias)
     code += glsl::buffer(2, gpu::Access::Read, et, "bias");
-  code += glsl::buffer(yBinding, gpu::Access::Write, et, "y");
-  code += fmt::format("void main() {{\n"
-                      "  uint o = gl_GlobalInvocationID.x;\n"
-                      "  if (o >= {0}u) return;\n"
-                      "  uint n = o / {1}u, m = o / {2}u % {3}u;\n"
-                      "  uint grp = m / {4}u, mm = m % {4}u;\n"
-                      "  uint xBase = (n * {5}u + grp * {6}u) * {7}u;\n"
-                      "  uint wBase = (grp * {6}u * {4}u + mm) * {8}u;\n",
-                      total, filters * outPlane, outPlane, filters, perGroup,
-                      channels, channelsPerGroup, inPlane, kernelSize);
-  code += glsl::unflatten(g->output, fmt::format("o % {}u", outPlane), "o");
-  code +=
-      fmt::format("  {} acc = {};\n", ct,
-                  hasBias ? glsl::load(et, "bias", "m") : glsl::literal(et, 0));
-  code += fmt::format("  for (uint k = 0u; k < {}u; ++k) {{\n", kernelSize) +
-          kernelCoords + coords + "    if (!(" + llvm::join(valid, " && ") +
-          "))\n      continue;\n" + "    uint at = xBase + " +
-          llvm::join(offset, " + ") + ";\n" +
-          fmt::format("    for (uint c = 0u; c < {0}u; ++c)\n"
-                      "      acc += {1} * {2};\n",
-                      channelsPerGroup,
-                      glsl::load(et, "x", fmt::format("at + c * {}u", inPlane)),
-                      glsl::load(et, "w",
-                                 fmt::format("wBase + c * {}u + k",
-                                             perGroup * kernelSize))) +
-          "  }\n  " + glsl::store(et, "y", "o", "acc") + "\n}\n";
-  ctx.dispatch(ctx.getOrCreateKernel(spec), {glsl::ceilDiv(total, wg), 1, 1},
-               bindings);
+  code += glsl::buffer(yBinding, gpu::Access::Write, et, "y") + body;
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  ctx.dispatch(ctx.getOrCreateKernel(spec),
+               {ctx.ceilDiv(total, wg), Size(1), Size(1)}, bindings, push);
   return success();
 }
 
 const KernelGenerator generators[] = {
     {"onnx.Conv", generatePlainConv, /*dynamicDims=*/true},
-    {"onnx.ConvTranspose", generateConvTranspose},
+    {"onnx.ConvTranspose", generateConvTranspose, /*dynamicDims=*/true},
 };
 
 } // namespace

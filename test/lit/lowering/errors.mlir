@@ -8,11 +8,20 @@
 // A dimension known only at run time needs a generator that handles it
 // (elementwise ones and MatMul do); elsewhere it is an error that says how
 // to bind it.
-func.func @dyn(%x: tensor<?x1x4x4xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<?x2x6x6xf32> {
-  %0 = "onnx.Relu"(%x) : (tensor<?x1x4x4xf32>) -> tensor<?x1x4x4xf32>
-  // expected-error @+1 {{'onnx.ConvTranspose' op has a tensor without a static shape and no kernel for run-time dimensions yet; bind symbolic dimensions (--bind-dims=NAME=N) to lower it}}
-  %1 = "onnx.ConvTranspose"(%0, %w) : (tensor<?x1x4x4xf32>, tensor<1x2x3x3xf32>) -> tensor<?x2x6x6xf32>
-  return %1 : tensor<?x2x6x6xf32>
+func.func @dyn(%x: tensor<?x4x2x2xf32>) -> tensor<?x1x4x4xf32> {
+  %0 = "onnx.Relu"(%x) : (tensor<?x4x2x2xf32>) -> tensor<?x4x2x2xf32>
+  // expected-error @+1 {{'onnx.DepthToSpace' op has a tensor without a static shape and no kernel for run-time dimensions yet; bind symbolic dimensions (--bind-dims=NAME=N) to lower it}}
+  %1 = "onnx.DepthToSpace"(%0) {blocksize = 2 : si64} : (tensor<?x4x2x2xf32>) -> tensor<?x1x4x4xf32>
+  return %1 : tensor<?x1x4x4xf32>
+}
+
+// -----
+
+// ConvTranspose's weights are compiled in.
+func.func @conv_transpose_weights(%x: tensor<1x1x4x4xf32>, %w: tensor<1x?x3x3xf32>) -> tensor<1x?x6x6xf32> {
+  // expected-error @+1 {{'onnx.ConvTranspose' op needs the shape of its weights known when it is compiled, got tensor<1x?x3x3xf32>}}
+  %0 = "onnx.ConvTranspose"(%x, %w) : (tensor<1x1x4x4xf32>, tensor<1x?x3x3xf32>) -> tensor<1x?x6x6xf32>
+  return %0 : tensor<1x?x6x6xf32>
 }
 
 // -----
