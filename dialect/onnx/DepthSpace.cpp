@@ -76,6 +76,19 @@ LogicalResult evalDepthSpace(EvalState &s) {
   int64_t b = s.getAttrs().getInt("blocksize");
   DepthSpaceKind kind = getDepthSpaceKind(s.getOp());
   SmallVector<int64_t> os(is);
+  // Inference checked the dims it knew; these are the run's.
+  auto check = [&](int64_t dim, int64_t divisor, StringRef what) {
+    if (dim % divisor == 0)
+      return success();
+    return LogicalResult(s.emitError()
+                         << "operand 'input' has " << dim << " " << what
+                         << ", not a multiple of " << divisor);
+  };
+  if (kind == DepthSpaceKind::SpaceToDepth
+          ? failed(check(is[2], b, "rows")) ||
+                failed(check(is[3], b, "columns"))
+          : failed(check(is[1], b * b, "channels")))
+    return failure();
   if (kind == DepthSpaceKind::SpaceToDepth) {
     os[1] *= b * b;
     os[2] /= b;

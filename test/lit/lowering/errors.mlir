@@ -8,11 +8,11 @@
 // A dimension known only at run time needs a generator that handles it
 // (elementwise ones and MatMul do); elsewhere it is an error that says how
 // to bind it.
-func.func @dyn(%x: tensor<?x4x2x2xf32>) -> tensor<?x1x4x4xf32> {
-  %0 = "onnx.Relu"(%x) : (tensor<?x4x2x2xf32>) -> tensor<?x4x2x2xf32>
-  // expected-error @+1 {{'onnx.DepthToSpace' op has a tensor without a static shape and no kernel for run-time dimensions yet; bind symbolic dimensions (--bind-dims=NAME=N) to lower it}}
-  %1 = "onnx.DepthToSpace"(%0) {blocksize = 2 : si64} : (tensor<?x4x2x2xf32>) -> tensor<?x1x4x4xf32>
-  return %1 : tensor<?x1x4x4xf32>
+func.func @dyn(%x: tensor<?x2x4xf32>, %s: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<?x2x4xf32> {
+  %0 = "onnx.Relu"(%x) : (tensor<?x2x4xf32>) -> tensor<?x2x4xf32>
+  // expected-error @+1 {{'onnx.InstanceNormalization' op has a tensor without a static shape and no kernel for run-time dimensions yet; bind symbolic dimensions (--bind-dims=NAME=N) to lower it}}
+  %1 = "onnx.InstanceNormalization"(%0, %s, %b) : (tensor<?x2x4xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<?x2x4xf32>
+  return %1 : tensor<?x2x4xf32>
 }
 
 // -----
