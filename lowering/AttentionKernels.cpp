@@ -1,32 +1,24 @@
 //===- AttentionKernels.cpp - Attention as one kernel ---------------------===//
 //
 // One dispatch per onnx.Attention. A workgroup owns one query row (batch b,
-// query head h, row i; the grid is [s, q_heads, batch]) and walks the t keys
-// in tiles of WG:
-//   1. each invocation scores one key of the tile against the row (held in
-//      shared memory), scale, mask and causality applied, into shared
-//      memory;
-//   2. every invocation reads the tile's scores, takes their maximum and
-//      rescales its running sum and accumulators when the maximum grows
-//      (the online softmax: exp(x - max) never overflows);
-//   3. invocation c accumulates exp(score - max) * V[key, c] for its output
-//      columns c, c + WG, ...
-// and finally divides by the sum. The kv head of query head h is h / (q_heads
-// / kv_heads): grouped-query attention reads the shared head, nothing is
-// repeated. A row whose scores are all -inf gives NaN, as the reference
-// (softmax of -inf everywhere) does. Batch, s and t may be known only at run
-// time (push constants); the heads and head sizes are baked in.
+// query head h, row i; the grid is [s, q_heads, batch]), holds it in shared
+// memory and walks the t keys in tiles with the online softmax
+// (AttentionWalk.cpp: scores, mask and causality, the tile's maximum and
+// weights, the weighted sum of V split among groups of invocations). The kv
+// head of query head h is h / (q_heads / kv_heads): grouped-query attention
+// reads the shared head, nothing is repeated. Batch, s and t may be known
+// only at run time (push constants); the heads and head sizes are baked in.
 //
 // com.microsoft.GroupQueryAttention, below, is the same walk over a KV
 // cache that it first writes.
 //
 // Not done yet: splitting a long t over several workgroups (a decode step
 // has few rows, so one workgroup per row leaves a large GPU idle at long
-// cache lengths), and using the idle invocations when the head size is
-// smaller than WG.
+// cache lengths).
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/AttentionWalk.h"
 #include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelSizes.h"
@@ -164,10 +156,9 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   }
   bindings.push_back(y);
 
-  uint32_t wg = 64;
-  wg = std::min<uint32_t>(wg, ctx.getTarget().maxComputeWorkGroupSize[0]);
-  wg = std::min<uint32_t>(wg, ctx.getTarget().maxComputeWorkGroupInvocations);
-  int64_t perThread = (dv + wg - 1) / wg;
+  uint32_t wg =
+      chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
+                               ctx.getTarget().maxComputeWorkGroupInvocations);
   KernelSizes sizes(ctx);
   using glsl::uintLiteral;
   std::string S = sizes.get(seq), T = sizes.get(t);
@@ -175,12 +166,12 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   // state positions outermost, [t, b, kv_heads, d] (CacheAppend.cpp).
   std::string kvRow =
       fmt::format("(b * {}u + h / {}u) * T", kvHeads, heads / kvHeads);
-  std::string kRow = "kvRow + j", vRow = "kvRow + t0 + r";
+  std::string kRow = "kvRow + j", vRow = "kvRow + jv";
   if (isReadFromCache(op->getOperand(1))) {
     std::string stride = sizes.get(ctx.mul(batch, Size(kvHeads)));
     kvRow = fmt::format("b * {}u + h / {}u", kvHeads, heads / kvHeads);
     kRow = fmt::format("kvRow + j * {}", stride);
-    vRow = fmt::format("kvRow + (t0 + r) * {}", stride);
+    vRow = fmt::format("kvRow + jv * {}", stride);
   }
   std::string decls = glsl::buffer(0, gpu::Access::Read, et, "q") +
                       glsl::buffer(1, gpu::Access::Read, et, "k") +
@@ -192,25 +183,25 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     decls += glsl::buffer(3, gpu::Access::Read, maskType, "mask");
     std::string index = sizes.broadcastIndex(maskDims, 4, "c");
     std::string load = glsl::load(maskType, "mask", index);
-    maskCode = maskType.isInteger(1)
-                   ? fmt::format("      if (!{}) sc = NEG_INF;\n", load)
-                   : fmt::format("      sc += {};\n", load);
+    maskCode = "      uint c3 = j;\n" +
+               (maskType.isInteger(1)
+                    ? fmt::format("      if (!{}) sc = NEG_INF;\n", load)
+                    : fmt::format("      sc += {};\n", load));
   }
   decls += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
 
-  std::string accInit, accScale, accAdd, accStore;
-  for (int64_t a = 0; a < perThread; ++a) {
-    std::string col = fmt::format("(tid + {}u)", a * wg);
-    accInit += fmt::format("  float acc{} = 0.0;\n", a);
-    accScale += fmt::format("    acc{} *= alpha;\n", a);
-    accAdd += fmt::format("      if ({0} < {1}) acc{2} += p * {3};\n", col,
-                          uintLiteral(dv), a,
-                          glsl::load(et, "v", fmt::format("vRow + {}", col)));
-    accStore += fmt::format("  if ({0} < {1}) {2}\n", col, uintLiteral(dv),
-                            glsl::store(et, "y", fmt::format("yBase + {}", col),
-                                        fmt::format("acc{} / l", a)));
-  }
-
+  AttentionWalk walk;
+  walk.elementType = et;
+  walk.workgroupSize = wg;
+  walk.d = d;
+  walk.dv = dv;
+  walk.keys = "T";
+  walk.keyRow = fmt::format("({}) * {}u", kRow, d);
+  walk.valueRow = fmt::format("({}) * {}u", vRow, dv);
+  walk.scale = glsl::literal(et, scale);
+  walk.adjustScore =
+      maskCode + (causal ? "      if (j > i) sc = NEG_INF;\n" : "");
+  walk.store = glsl::store(et, "y", "yBase + {col}", "{value}");
   std::string main = fmt::format(
       "void main() {{\n"
       "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
@@ -220,53 +211,14 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "  uint c0 = b, c1 = h, c2 = i;\n"
       "  uint qBase = {qBase};\n"
       "  uint kvRow = {kvRow};\n"
+      "  uint yBase = {yBase};\n"
       "  for (uint c = tid; c < {D}u; c += {WG}u)\n"
       "    qs[c] = {qload};\n"
       "  barrier();\n"
-      "  float m = NEG_INF, l = 0.0;\n"
-      "{accInit}"
-      "  for (uint t0 = 0u; t0 < T; t0 += {WG}u) {{\n"
-      "    uint j = t0 + tid;\n"
-      "    float sc = NEG_INF;\n"
-      "    if (j < T) {{\n"
-      "      uint c3 = j;\n"
-      "      uint kBase = ({kRow}) * {D}u;\n"
-      "      float dot = 0.0;\n"
-      "      for (uint c = 0u; c < {D}u; ++c)\n"
-      "        dot += qs[c] * {kload};\n"
-      "      sc = dot * {scale};\n"
-      "{mask}{causal}"
-      "    }}\n"
-      "    ps[tid] = sc;\n"
-      "    barrier();\n"
-      "    uint n = min({WG}u, T - t0);\n"
-      "    float tm = m;\n"
-      "    for (uint r = 0u; r < n; ++r)\n"
-      "      tm = max(tm, ps[r]);\n"
-      // Until a score is finite there is nothing to weigh (exp(-inf - -inf)
-      // would be NaN): the tile is skipped.
-      "    if (tm != NEG_INF) {{\n"
-      "      float alpha = exp(m - tm);\n"
-      "      l *= alpha;\n"
-      "{accScale}"
-      "      for (uint r = 0u; r < n; ++r) {{\n"
-      "        float p = exp(ps[r] - tm);\n"
-      "        l += p;\n"
-      "        uint vRow = ({vRow}) * {DV}u;\n"
-      "{accAdd}"
-      "      }}\n"
-      "      m = tm;\n"
-      "    }}\n"
-      "    barrier();\n"
-      "  }}\n"
-      // All -inf: 0 / 0, NaN as the reference gives.
-      "  uint yBase = {yBase};\n"
-      "{accStore}"
+      "{walk}"
       "}}\n",
-      fmt::arg("S", S), fmt::arg("T", T), fmt::arg("H", heads),
-      fmt::arg("D", d), fmt::arg("DV", dv), fmt::arg("KVH", kvHeads),
-      fmt::arg("REP", heads / kvHeads), fmt::arg("WG", wg),
-      fmt::arg("kvRow", kvRow), fmt::arg("kRow", kRow), fmt::arg("vRow", vRow),
+      fmt::arg("S", S), fmt::arg("T", T), fmt::arg("D", d), fmt::arg("WG", wg),
+      fmt::arg("kvRow", kvRow),
       fmt::arg("qBase",
                qInPlace
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)
@@ -276,22 +228,13 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, dv)
                    : fmt::format("((b * {}u + h) * S + i) * {}u", heads, dv)),
       fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
-      fmt::arg("kload", glsl::load(et, "k", "kBase + c")),
-      fmt::arg("scale", glsl::literal(et, scale)), fmt::arg("mask", maskCode),
-      fmt::arg("causal",
-               causal ? "      if (j > i) sc = NEG_INF;\n" : std::string()),
-      fmt::arg("accInit", accInit), fmt::arg("accScale", accScale),
-      fmt::arg("accAdd", accAdd), fmt::arg("accStore", accStore));
+      fmt::arg("walk", generateAttentionWalk(walk)));
 
   KernelSpec spec;
   spec.name = "attention";
   spec.workgroupSize = {wg, 1, 1};
   spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + decls +
-              fmt::format("#define NEG_INF uintBitsToFloat(0xff800000u)\n"
-                          "shared float qs[{}];\n"
-                          "shared float ps[{}];\n",
-                          std::max<int64_t>(d, 1), wg) +
-              main;
+              declareAttentionWalk(walk) + main;
   for (unsigned i = 0; i + 1 < numBindings; ++i)
     spec.bindings.push_back(gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
@@ -603,10 +546,9 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
   }
 
   // 2. The attention: one workgroup per (query row, head, batch).
-  uint32_t wg = 64;
-  wg = std::min<uint32_t>(wg, ctx.getTarget().maxComputeWorkGroupSize[0]);
-  wg = std::min<uint32_t>(wg, ctx.getTarget().maxComputeWorkGroupInvocations);
-  int64_t perThread = (d + wg - 1) / wg;
+  uint32_t wg =
+      chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
+                               ctx.getTarget().maxComputeWorkGroupInvocations);
   KernelSizes sizes(ctx);
   std::string S = sizes.get(seq), TOTAL = sizes.get(total),
               LP = sizes.get(presentLength);
@@ -632,24 +574,19 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
   decls += glsl::buffer(views.size(), gpu::Access::Write, et, "y");
   spec.bindings.push_back(gpu::Access::Write);
   views.push_back(y);
-  std::string accInit, accScale, accAdd, accStore;
-  for (int64_t a = 0; a < perThread; ++a) {
-    std::string col = fmt::format("(tid + {}u)", a * wg);
-    accInit += fmt::format("  float acc{} = 0.0;\n", a);
-    accScale += fmt::format("      acc{} *= alpha;\n", a);
-    accAdd +=
-        fmt::format("        if ({0} < {1}u) acc{2} += p * {3};\n", col, d, a,
-                    glsl::load(et, "v", fmt::format("vRow + {}", col)));
-    accStore += fmt::format("  if ({0} < {1}u) {2}\n", col, d,
-                            glsl::store(et, "y", fmt::format("yBase + {}", col),
-                                        fmt::format("acc{} / l", a)));
-  }
+  AttentionWalk walk;
+  walk.elementType = et;
+  walk.workgroupSize = wg;
+  walk.d = d;
+  walk.dv = d;
+  walk.keys = "uint(min(start + int(i), sl)) + 1u";
+  walk.keyRow = fmt::format("(kvRow + j) * {}u", d);
+  walk.valueRow = fmt::format("(kvRow + jv) * {}u", d);
+  walk.scale = glsl::literal(et, scale);
+  walk.store = glsl::store(et, "y", "yBase + {col}", "{value}");
   spec.glsl =
       glsl::header(spec.workgroupSize) + sizes.declaration() + decls +
-      fmt::format("#define NEG_INF uintBitsToFloat(0xff800000u)\n"
-                  "shared float qs[{}];\n"
-                  "shared float ps[{}];\n",
-                  std::max<int64_t>(d, 1), wg) +
+      declareAttentionWalk(walk) +
       fmt::format("void main() {{\n"
                   "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
                   "gl_WorkGroupID.z;\n"
@@ -661,46 +598,13 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                   "    for (uint c = tid; c < {D}u; c += {WG}u) {zero}\n"
                   "    return;\n"
                   "  }}\n"
-                  "  uint T = uint(min(start + int(i), sl)) + 1u;\n"
                   "  uint kvRow = (b * {KVH}u + h / {REP}u) * LP;\n"
                   "  uint qBase = (b * S + i) * {W}u + h * {D}u;\n"
                   "  for (uint c = tid; c < {D}u; c += {WG}u)\n"
                   "    qs[c] = {qload};\n"
                   "  barrier();\n"
                   "{rotate}"
-                  "  float m = NEG_INF, l = 0.0;\n"
-                  "{accInit}"
-                  "  for (uint t0 = 0u; t0 < T; t0 += {WG}u) {{\n"
-                  "    uint j = t0 + tid;\n"
-                  "    float sc = NEG_INF;\n"
-                  "    if (j < T) {{\n"
-                  "      uint kBase = (kvRow + j) * {D}u;\n"
-                  "      float dot = 0.0;\n"
-                  "      for (uint c = 0u; c < {D}u; ++c)\n"
-                  "        dot += qs[c] * {kload};\n"
-                  "      sc = dot * {scale};\n"
-                  "    }}\n"
-                  "    ps[tid] = sc;\n"
-                  "    barrier();\n"
-                  "    uint n = min({WG}u, T - t0);\n"
-                  "    float tm = m;\n"
-                  "    for (uint r = 0u; r < n; ++r)\n"
-                  "      tm = max(tm, ps[r]);\n"
-                  "    if (tm != NEG_INF) {{\n"
-                  "      float alpha = exp(m - tm);\n"
-                  "      l *= alpha;\n"
-                  "{accScale}"
-                  "      for (uint r = 0u; r < n; ++r) {{\n"
-                  "        float p = exp(ps[r] - tm);\n"
-                  "        l += p;\n"
-                  "        uint vRow = (kvRow + t0 + r) * {D}u;\n"
-                  "{accAdd}"
-                  "      }}\n"
-                  "      m = tm;\n"
-                  "    }}\n"
-                  "    barrier();\n"
-                  "  }}\n"
-                  "{accStore}"
+                  "{walk}"
                   "}}\n",
                   fmt::arg("S", S), fmt::arg("TOTAL", TOTAL),
                   fmt::arg("LP", LP), fmt::arg("start", startCode),
@@ -711,10 +615,7 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                                                glsl::literal(et, 0))),
                   fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
                   fmt::arg("rotate", rotate),
-                  fmt::arg("kload", glsl::load(et, "k", "kBase + c")),
-                  fmt::arg("scale", glsl::literal(et, scale)),
-                  fmt::arg("accInit", accInit), fmt::arg("accScale", accScale),
-                  fmt::arg("accAdd", accAdd), fmt::arg("accStore", accStore));
+                  fmt::arg("walk", generateAttentionWalk(walk)));
   SmallVector<OpFoldResult> push;
   sizes.addTo(spec, push);
   KernelRef kernel = ctx.getOrCreateKernel(spec);

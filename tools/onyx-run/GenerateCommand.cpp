@@ -325,6 +325,9 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       llvm::outs() << "last step by kernel: "
                    << countDispatchesByKernel(compiled->exe->getProfile())
                    << '\n';
+      llvm::outs() << "last step device time by kernel: "
+                   << timeDispatchesByKernel(compiled->exe->getProfile())
+                   << '\n';
       printRecordingProfile(*compiled->exe);
     }
     return success();

@@ -155,29 +155,63 @@ void onyx::run::printProfile(ArrayRef<runtime::DispatchTiming> profile) {
   }
 }
 
-std::string
-onyx::run::countDispatchesByKernel(ArrayRef<runtime::DispatchTiming> profile) {
-  llvm::StringMap<unsigned> counts;
+namespace {
+/// A kernel's kind: its name without the generator's variant number
+/// (`matmul_3` is a `matmul`).
+StringRef kernelKind(gpu::DispatchOp dispatch) {
+  StringRef name = dispatch.getKernelName();
+  StringRef kind = name.rtrim("0123456789");
+  if (kind.size() < name.size() && kind.ends_with("_"))
+    return kind.drop_back();
+  return name;
+}
+
+struct KindTotals {
+  unsigned count = 0;
+  double microseconds = 0;
+};
+
+/// The dispatches of `profile` that ran, by kind of kernel, most first by
+/// `key`.
+SmallVector<std::pair<std::string, KindTotals>>
+totalsByKind(ArrayRef<runtime::DispatchTiming> profile, bool byTime) {
+  llvm::StringMap<KindTotals> totals;
   for (const runtime::DispatchTiming &timing : profile) {
     if (!timing.ran)
       continue;
-    gpu::DispatchOp dispatch = timing.op;
-    StringRef name = dispatch.getKernelName();
-    // The generator numbers the variants of one kind of kernel.
-    StringRef kind = name.rtrim("0123456789");
-    if (kind.size() < name.size() && kind.ends_with("_"))
-      name = kind.drop_back();
-    ++counts[name];
+    KindTotals &t = totals[kernelKind(timing.op)];
+    ++t.count;
+    t.microseconds += timing.microseconds;
   }
-  SmallVector<std::pair<unsigned, StringRef>> sorted;
-  for (const auto &entry : counts)
-    sorted.push_back({entry.getValue(), entry.getKey()});
-  llvm::sort(sorted, [](const auto &a, const auto &b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  SmallVector<std::pair<std::string, KindTotals>> sorted;
+  for (const auto &entry : totals)
+    sorted.push_back({entry.getKey().str(), entry.getValue()});
+  llvm::sort(sorted, [&](const auto &a, const auto &b) {
+    if (byTime && a.second.microseconds != b.second.microseconds)
+      return a.second.microseconds > b.second.microseconds;
+    return a.second.count != b.second.count ? a.second.count > b.second.count
+                                            : a.first < b.first;
   });
+  return sorted;
+}
+} // namespace
+
+std::string
+onyx::run::countDispatchesByKernel(ArrayRef<runtime::DispatchTiming> profile) {
   std::string text;
-  for (auto [count, name] : sorted)
-    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", name.str(), count);
+  for (auto [name, totals] : totalsByKind(profile, /*byTime=*/false))
+    text +=
+        fmt::format("{}{} {}", text.empty() ? "" : ", ", name, totals.count);
+  return text;
+}
+
+std::string
+onyx::run::timeDispatchesByKernel(ArrayRef<runtime::DispatchTiming> profile) {
+  std::string text;
+  for (auto [name, totals] : totalsByKind(profile, /*byTime=*/true))
+    text += fmt::format(
+        "{}{} {:.3f} ms ({:.1f} us each)", text.empty() ? "" : ", ", name,
+        totals.microseconds / 1000, totals.microseconds / totals.count);
   return text;
 }
 

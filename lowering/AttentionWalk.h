@@ -1,0 +1,60 @@
+//===- AttentionWalk.h - One query row against its keys, in GLSL -*- C++
+//-*-===//
+//
+// The part that onnx.Attention and com.microsoft.GroupQueryAttention share:
+// a workgroup that holds one query row in shared memory walks its T keys in
+// tiles of WG with the online softmax, and stores softmax(q k^T) v.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONYX_LOWERING_ATTENTIONWALK_H
+#define ONYX_LOWERING_ATTENTIONWALK_H
+
+#include "ir/Types.h"
+
+#include <cstdint>
+#include <string>
+
+namespace onyx::lowering {
+
+/// What the walk needs to know of its kernel. GLSL expressions may use the
+/// kernel's own variables; the walk defines `tid`-based ones only.
+struct AttentionWalk {
+  Type elementType;
+  /// Threads of the workgroup: a power of two.
+  uint32_t workgroupSize = 0;
+  /// Head sizes of the keys and of the values.
+  int64_t d = 0, dv = 0;
+  /// The number of keys (a uint expression).
+  std::string keys;
+  /// The element offset of key `j`'s row in `k`, and of the value row of
+  /// key `jv` in `v`.
+  std::string keyRow, valueRow;
+  /// The scale of q k^T, a GLSL literal.
+  std::string scale;
+  /// Statements that adjust the score `sc` of key `j` (mask, causality).
+  std::string adjustScore;
+  /// Stores `value` at column `col` of the output row: a format string with
+  /// {col} and {value}.
+  std::string store;
+};
+
+/// Shared memory the walk uses: `qs` (d floats, which the kernel fills with
+/// the query row and a barrier before the walk) and two arrays of WG.
+std::string declareAttentionWalk(const AttentionWalk &walk);
+
+/// The walk, as statements of main() after `qs` is filled: each invocation
+/// scores one key of a tile, the tile's maximum and the softmax weights are
+/// shared through trees of fixed shape (so that results do not depend on
+/// scheduling), and the invocations, split into groups of lanes over the
+/// value columns, weigh the tile's value rows, a group every few rows; the
+/// groups' sums meet in a tree at the end. A row whose scores are all -inf
+/// gives NaN, as the softmax of -inf everywhere does.
+std::string generateAttentionWalk(const AttentionWalk &walk);
+
+/// The largest power of two of at most 256 threads the target allows.
+uint32_t chooseAttentionWorkgroup(uint32_t maxSizeX, uint32_t maxInvocations);
+
+} // namespace onyx::lowering
+
+#endif // ONYX_LOWERING_ATTENTIONWALK_H
