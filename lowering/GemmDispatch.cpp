@@ -133,20 +133,34 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     gemvGate =
         ctx.mul(ctx.sub(1, tiledGate), ctx.min(problem.m, Size(int64_t(1))));
   }
-  if (gemv.use) {
-    std::string store = generateGemmStore(problem, firstStore);
+  auto addGemv = [&](const GemmProblem &rows, Size gate) -> LogicalResult {
+    std::string store = generateGemmStore(rows, firstStore);
     if (store.empty())
       return failure();
     GemmDispatch &d = dispatches.emplace_back();
     d.spec.name = name.str();
-    d.spec.glsl = generateGemvKernel(problem, gemv, store);
+    d.spec.glsl = generateGemvKernel(rows, gemv, store);
     d.spec.bindings = operandAccesses;
     d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
     d.spec.workgroupSize = {gemv.threads, 1, 1};
     d.views = operandViews;
     d.views.append(storeViews.begin(), storeViews.end());
-    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(gemv.cols)), gemvGate), 1,
+    d.grid = {ctx.mul(ctx.ceilDiv(problem.n, int64_t(gemv.cols)), gate), 1,
               problem.batch};
+    return success();
+  };
+  if (gemv.use && both) {
+    // A decode step's single row takes a kernel of its own: the form for up
+    // to 4 rows carries 4 accumulators and a branch per row through its
+    // inner loop.
+    GemmProblem oneRow = problem;
+    oneRow.m = Size(int64_t(1));
+    Size isOne = ctx.arith("gpu.eqi", problem.m, Size(int64_t(1)));
+    if (failed(addGemv(oneRow, isOne)) ||
+        failed(addGemv(problem, ctx.sub(gemvGate, isOne))))
+      return failure();
+  } else if (gemv.use && failed(addGemv(problem, gemvGate))) {
+    return failure();
   }
 
   // The tiled kernel with k split (and the kernel adding the partial sums)

@@ -18,7 +18,7 @@
 // GLSL: gpu.kernel @attention
 // GLSL-SAME: uint kvRow = b * 2u + h / 2u;
 // GLSL-SAME: uint kBase = (kvRow + j * pc.s2) * 8u;
-// GLSL-SAME: uint vRow = (kvRow + (t0 + r) * pc.s2) * 8u;
+// GLSL-SAME: uint vBase = (kvRow + jv * pc.s2) * 8u;
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %arg1: tensor<?x2x?x8xf32> {gpu.state}
 // CHECK-NOT: gpu.upload %arg1

@@ -6,12 +6,13 @@
 // checks along the dimensions that are dynamic, while static ones stay
 // literals and keep the specialized kernels' vec4 loads.
 
-// M known only at run time (a linear layer over a sequence): both the
-// matrix-vector kernel and the tiled one are dispatched, their grids
-// multiplied by 1 - large and large, large = min(max(M - 4, 0), 1), so that
-// a run of at most 4 rows (a decode step) runs only the former and a longer
-// one only the latter (a grid with a count of 0 is skipped). An empty M
-// zeroes both.
+// M known only at run time (a linear layer over a sequence): the
+// matrix-vector kernel for one row, the one for up to 4 rows and the tiled
+// one are dispatched, their grids multiplied by (M == 1), small - (M == 1)
+// and large, where large = min(max(M - 4, 0), 1) and small = (1 - large) *
+// min(M, 1), so that a decode step's single row runs only the first, 2 to
+// 4 rows only the second and a longer run only the tiled kernel (a grid
+// with a count of 0 is skipped). An empty M zeroes all three.
 // CHECK-LABEL: func.func @main(%arg0: tensor<?x64xf32>, %arg1: tensor<64x256xf32>)
 // CHECK: %[[M:.+]] = gpu.dim %arg0[0]
 // CHECK: %[[Y:.+]] = gpu.alloc(%[[M]]) : !gpu.view<?x256xf32>
@@ -20,16 +21,28 @@
 // CHECK: %[[MAX:.+]] = gpu.maxi %[[M4]], %{{.+}}
 // CHECK: %[[LARGE:.+]] = gpu.mini %[[MAX]], %{{.+}}
 // CHECK: %[[NONEMPTY:.+]] = gpu.mini %[[M]], %{{.+}}
-// CHECK: %[[SMALL:.+]] = gpu.subi %{{.+}}, %[[LARGE]]
-// CHECK: %[[GEMV:.+]] = gpu.muli %[[SMALL]], %[[NONEMPTY]]
-// CHECK: %[[GX:.+]] = gpu.muli %{{.+}}, %[[GEMV]]
+// CHECK: %[[NOTLARGE:.+]] = gpu.subi %{{.+}}, %[[LARGE]]
+// CHECK: %[[SMALL:.+]] = gpu.muli %[[NOTLARGE]], %[[NONEMPTY]]
+// CHECK: %[[ONE:.+]] = gpu.eqi %[[M]], %{{.+}}
+// CHECK: %[[GX1:.+]] = gpu.muli %{{.+}}, %[[ONE]]
+// CHECK: %[[FEW:.+]] = gpu.subi %[[SMALL]], %[[ONE]]
+// CHECK: %[[GX4:.+]] = gpu.muli %{{.+}}, %[[FEW]]
 // CHECK: %[[TX:.+]] = gpu.muli %{{.+}}, %[[LARGE]]
 // CHECK: %[[TY:.+]] = gpu.ceildivi %[[M]], %{{.+}}
-// CHECK: gpu.dispatch @matmul[%[[GX]], 1, 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
-// CHECK: gpu.dispatch @matmul_1[%[[TX]], %[[TY]], 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
-// The matrix-vector kernel has accumulators for 4 rows and skips those
-// beyond M; k and n are literals, B is read as vec4s.
+// CHECK: gpu.dispatch @matmul[%[[GX1]], 1, 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
+// CHECK: gpu.dispatch @matmul_1[%[[GX4]], 1, 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
+// CHECK: gpu.dispatch @matmul_2[%[[TX]], %[[TY]], 1](%{{.+}}, %{{.+}}, %[[Y]]) push(%[[M]])
+// The one-row kernel has one accumulator and no branch on M (it shares the
+// block of push constants, which it does not read); the one for up to 4
+// rows has accumulators for 4 rows and skips those beyond M; k and n are
+// literals, B is read as vec4s.
 // GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
+// GLSL-SAME: for (uint k = kg; k < 64u; k += 128u) {
+// GLSL-SAME: vec4 bv = loadB4(k, col);
+// GLSL-SAME: acc0 += loadA(0u, k) * bv;
+// GLSL-NOT: acc1
+// GLSL-SAME: storeC(0u, col + 3u, red[lt][3]);
+// GLSL: gpu.kernel @matmul_1(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
 // GLSL-SAME: layout(push_constant) uniform Sizes { uint s0; } pc;
 // GLSL-SAME: for (uint k = kg; k < 64u; k += 128u) {
 // GLSL-SAME: vec4 bv = loadB4(k, col);
@@ -39,7 +52,7 @@
 // GLSL-SAME: if (pc.s0 > 3u) {
 // GLSL-SAME: storeC(3u, col + 3u, red[lt][3]);
 // The tiled kernel checks rows against M only; A and B stay vec4 loads.
-// GLSL: gpu.kernel @matmul_1(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
+// GLSL: gpu.kernel @matmul_2(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32)
 // GLSL-SAME: uniform Sizes { uint s0; } pc;
 // GLSL-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 64u + k) / 4u]; }
 // GLSL-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + k * 256u + col) / 4u]; }

@@ -39,17 +39,19 @@ func.func @main(%x: tensor<1x7x32xf32>, %g: tensor<32xf32>, %b: tensor<32xf32>, 
 
 // RMSNorm read by three projections (a Llama layer's q, k and v), of a
 // sequence known only at run time: each of the three products normalizes
-// the rows itself, the matrix-vector kernel (for a decode step's row) and
-// the tiled one alike; there is no rms_norm kernel.
+// the rows itself, the matrix-vector kernels (for a decode step's row, and
+// for up to 4 rows) and the tiled one alike; there is no rms_norm kernel.
 // CHECK-LABEL: gpu.kernel @matmul(read, read, read, write)
 // CHECK-SAME: return loadX(row, k) * nStats[nr + 1u] * nscale.d[k];
 // CHECK-SAME: nRow0 = 0u;
 // CHECK-SAME: float mean = 0.0;
 // CHECK-LABEL: gpu.kernel @matmul_1(read, read, read, write)
+// CHECK-SAME: nRow0 = 0u;
+// CHECK-LABEL: gpu.kernel @matmul_2(read, read, read, write)
 // CHECK-SAME: nRow0 = row0;
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: @rms_norm
-// CHECK-COUNT-6: gpu.dispatch @matmul
+// CHECK-COUNT-9: gpu.dispatch @matmul
 // CHECK-NOT: gpu.dispatch
 // CHECK: return
 func.func @main(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %wq: tensor<64x256xf32>, %wk: tensor<64x256xf32>, %wv: tensor<64x256xf32>) -> (tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>) {
