@@ -53,6 +53,30 @@ std::string tree(uint32_t count, uint32_t unit, StringRef op, StringRef guard) {
                                               u(int64_t(half) * unit)))));
   return s;
 }
+/// Rows of V an invocation weighs in one step.
+constexpr unsigned kUnroll = 8;
+
+/// `float dot` of the query row (qs) and the key row at kBase, in four
+/// partial sums (d a multiple of 4), so that the loads of one step do not
+/// wait on the sum of the step before.
+std::string generateDot(const AttentionWalk &w) {
+  Type et = w.elementType;
+  if (w.d % 4 != 0)
+    return fmt::format("      float dot = 0.0;\n"
+                       "      for (uint c = 0u; c < {}; ++c)\n"
+                       "        dot += qs[c] * {};\n",
+                       u(w.d), glsl::load(et, "k", "kBase + c"));
+  return fmt::format(
+      "      vec4 dots = vec4(0.0);\n"
+      "      for (uint c = 0u; c < {}; c += 4u)\n"
+      "        dots += vec4(qs[c], qs[c + 1u], qs[c + 2u], qs[c + 3u]) * "
+      "vec4({}, {}, {}, {});\n"
+      "      float dot = (dots.x + dots.y) + (dots.z + dots.w);\n",
+      u(w.d), glsl::load(et, "k", "kBase + c"),
+      glsl::load(et, "k", "kBase + c + 1u"),
+      glsl::load(et, "k", "kBase + c + 2u"),
+      glsl::load(et, "k", "kBase + c + 3u"));
+}
 } // namespace
 
 uint32_t chooseAttentionWorkgroup(uint32_t maxSizeX, uint32_t maxInvocations) {
@@ -79,7 +103,7 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
   int64_t perThread = (w.dv + lanes - 1) / lanes;
   Type et = w.elementType;
 
-  std::string accInit, accScale, accAdd;
+  std::string accInit, accScale, weighRow;
   for (int64_t a = 0; a < perThread; ++a) {
     std::string col = fmt::format("(lane + {})", u(a * lanes));
     accInit += fmt::format("  float acc{} = 0.0;\n", a);
@@ -87,10 +111,30 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
     std::string add =
         fmt::format("acc{} += pr * {};", a,
                     glsl::load(et, "v", fmt::format("vBase + {}", col)));
-    accAdd += (a + 1) * lanes <= w.dv
-                  ? fmt::format("        {}\n", add)
-                  : fmt::format("        if ({} < {}) {}\n", col, u(w.dv), add);
+    weighRow += (a + 1) * lanes <= w.dv
+                    ? fmt::format(" {}", add)
+                    : fmt::format(" if ({} < {}) {}", col, u(w.dv), add);
   }
+  // Row r + `offset` of the tile weighed into the accumulators.
+  auto weigh = [&](int64_t offset) {
+    return fmt::format("        {{ uint jv = t0 + r + {}; uint vBase = {}; "
+                       "float pr = ps[r + {}];{} }}\n",
+                       u(offset), w.valueRow, u(offset), weighRow);
+  };
+  // An invocation weighs the rows of the tile kUnroll at a time: the loads
+  // of a step do not wait on one another, so a row's latency is not paid
+  // once per row (a decode step has a workgroup per head, few warps to hide
+  // it behind).
+  std::string weighRows = fmt::format("      uint r = grp;\n"
+                                      "      for (; r + {} < n; r += {}) {{\n",
+                                      u(int64_t(kUnroll - 1) * groups),
+                                      u(int64_t(kUnroll) * groups));
+  for (unsigned x = 0; x < kUnroll; ++x)
+    weighRows += weigh(int64_t(x) * groups);
+  weighRows += fmt::format("      }}\n"
+                           "      for (; r < n; r += {}) {{\n",
+                           u(groups)) +
+               weigh(0) + "      }\n";
 
   std::string s = fmt::format(
       "  uint lane = tid % {LANES}, grp = tid / {LANES};\n"
@@ -102,9 +146,7 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "    float sc = NEG_INF;\n"
       "    if (j < nKeys) {{\n"
       "      uint kBase = {keyRow};\n"
-      "      float dot = 0.0;\n"
-      "      for (uint c = 0u; c < {D}; ++c)\n"
-      "        dot += qs[c] * {kload};\n"
+      "{dot}"
       "      sc = dot * {scale};\n"
       "{adjust}"
       "    }}\n"
@@ -123,12 +165,7 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "{accScale}"
       "      barrier();\n"
       "      uint n = min({WG}, nKeys - t0);\n"
-      "      for (uint r = grp; r < n; r += {GROUPS}) {{\n"
-      "        float pr = ps[r];\n"
-      "        uint jv = t0 + r;\n"
-      "        uint vBase = {valueRow};\n"
-      "{accAdd}"
-      "      }}\n"
+      "{weighRows}"
       "      m = tm;\n"
       "    }}\n"
       "    barrier();\n"
@@ -141,13 +178,12 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "  barrier();\n",
       fmt::arg("LANES", u(lanes)), fmt::arg("GROUPS", u(groups)),
       fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys),
-      fmt::arg("keyRow", w.keyRow), fmt::arg("valueRow", w.valueRow),
-      fmt::arg("kload", glsl::load(et, "k", "kBase + c")),
-      fmt::arg("scale", w.scale), fmt::arg("adjust", w.adjustScore),
+      fmt::arg("keyRow", w.keyRow), fmt::arg("dot", generateDot(w)),
+      fmt::arg("weighRows", weighRows), fmt::arg("scale", w.scale),
+      fmt::arg("adjust", w.adjustScore),
       fmt::arg("maxTree", tree(wg, 1, "max({a}, {b})", "tid")),
       fmt::arg("sumTree", tree(wg, 1, "{a} + {b}", "tid")),
-      fmt::arg("accInit", accInit), fmt::arg("accScale", accScale),
-      fmt::arg("accAdd", accAdd));
+      fmt::arg("accInit", accInit), fmt::arg("accScale", accScale));
   // The groups' accumulators of each column meet in group 0.
   for (int64_t a = 0; a < perThread; ++a) {
     std::string col = fmt::format("(lane + {})", u(a * lanes));
