@@ -2,6 +2,7 @@
 #include "tools/onyx-run/DeviceCacheSession.h"
 #include "tools/onyx-run/VulkanBackend.h"
 
+#include <chrono>
 #include <fmt/format.h>
 
 #include <numeric>
@@ -104,8 +105,18 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
   std::vector<runtime::HostTensorRef> inputs =
       makeStep(seq, options, hostTokens);
 
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point start) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - start)
+        .count();
+  };
+  bool decode = pastLength > 0;
+  StepTimes step;
+  Clock::time_point start = Clock::now();
   if (failed(exe.launch(inputs, options)))
     return failure();
+  step.launch = since(start);
+  start = Clock::now();
   if (nextTokens) {
     // The next step's shapes are known before its tokens: record it while
     // the device runs this one.
@@ -120,9 +131,13 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
       return failure();
     }
   }
+  step.prepare = since(start);
+  start = Clock::now();
   FailureOr<std::vector<runtime::HostTensor>> outputs = exe.finish();
   if (failed(outputs))
     return failure();
+  step.wait = since(start);
+  start = Clock::now();
 
   for (const DecoderInterface::CacheEntry &entry : interface.cache) {
     ArrayRef<int64_t> shape = (*outputs)[entry.output].type.getShape();
@@ -153,5 +168,13 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
   for (int64_t i = 0; i < vocab; ++i)
     last[i] = float(logits->getDouble(offset + i));
   pastLength = total;
+  if (decode) {
+    step.logits = since(start);
+    ++times.steps;
+    times.launch += step.launch;
+    times.prepare += step.prepare;
+    times.wait += step.wait;
+    times.logits += step.logits;
+  }
   return last;
 }

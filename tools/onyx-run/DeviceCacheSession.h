@@ -34,6 +34,16 @@ public:
                                         unsigned nextTokens) override;
   int64_t getPastLength() const override { return pastLength; }
 
+  /// Host time of the decode steps (those after the first forward), summed
+  /// in microseconds: launching a step (host program, inputs, submission),
+  /// recording the next one while the device runs, waiting for the device
+  /// after that, and reading the logits back.
+  struct StepTimes {
+    unsigned steps = 0;
+    double launch = 0, prepare = 0, wait = 0, logits = 0;
+  };
+  const StepTimes &getStepTimes() const { return times; }
+
 private:
   DeviceCacheSession(DecoderInterface interface, runtime::Executable &exe,
                      ErrorFunction report)
@@ -49,6 +59,7 @@ private:
   runtime::Executable &exe;
   ErrorFunction report;
   int64_t pastLength = 0;
+  StepTimes times;
 };
 
 } // namespace onyx::run

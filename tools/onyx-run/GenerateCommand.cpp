@@ -329,6 +329,14 @@ LogicalResult onyx::run::runGeneration(const Options &options,
                    << timeDispatchesByKernel(compiled->exe->getProfile())
                    << '\n';
       printRecordingProfile(*compiled->exe);
+      const DeviceCacheSession::StepTimes &t = (*session)->getStepTimes();
+      if (t.steps)
+        llvm::outs() << fmt::format(
+            "decode step on the host: launch {:.1f} us, recording the next "
+            "{:.1f} us, waiting for the device {:.1f} us, logits {:.1f} us "
+            "(averages of {} steps)\n",
+            t.launch / t.steps, t.prepare / t.steps, t.wait / t.steps,
+            t.logits / t.steps, t.steps);
     }
     return success();
   }
