@@ -306,6 +306,9 @@ private:
   /// bounds.
   LogicalResult checkBounds(ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
+  LogicalResult
+  placeOp(Recording &r, Operation &op,
+          SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes);
   LogicalResult createDescriptorSets(Recording &r);
   /// Allocates `count` sets of `layouts` from the pools, adding one if
   /// needed for `descriptors` more descriptors.
@@ -381,7 +384,22 @@ private:
     Operation *op;
     unsigned result;
     SmallVector<unsigned, 3> operands;
+    /// A gpu.muli and the like: its function, looked up once.
+    gpu::HostArithFn arith = nullptr;
   };
+  /// The last placement of the run-time sized tensors: the segment's cut,
+  /// the bytes reserved for each, and where they went.
+  struct Placement {
+    unsigned cut = ~0u;
+    SmallVector<uint64_t> reserved, offsets;
+    uint64_t arenaBytes = 0;
+  };
+  Placement lastPlacement;
+  /// The memory of the weights, fixed buffers and views of static shape
+  /// and offset into them, placed at the first recording; the other ops
+  /// that placement visits, with their positions in the block.
+  std::unique_ptr<Recording> staticMemory;
+  std::vector<std::pair<unsigned, Operation *>> memoryOps;
   llvm::DenseMap<Value, unsigned> hostSlots;
   std::vector<HostStep> hostProgram;
   std::vector<int64_t> hostConstants;

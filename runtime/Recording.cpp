@@ -154,6 +154,8 @@ void Executable::buildHostProgram() {
         step.operands.push_back(slotOf(operand));
     if (op.getNumResults())
       step.result = slotOf(op.getResult(0));
+    if (auto arith = dyn_cast<gpu::HostArithOp>(&op))
+      step.arith = arith.getFunction();
     hostProgram.push_back(std::move(step));
   }
 }
@@ -169,6 +171,18 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
     known->assign(v.size(), true);
   unsigned readCount = 0;
   for (const HostStep &step : hostProgram) {
+    // Integer arithmetic, most of the program, first (planning for bounds
+    // tracks what is known below).
+    if (step.arith && !known) {
+      std::string error;
+      int64_t lhs = v[step.operands[0]], rhs = v[step.operands[1]];
+      std::optional<int64_t> result = step.arith(lhs, rhs, error);
+      if (!result)
+        return step.op->emitOpError()
+               << "of " << lhs << " and " << rhs << " " << error;
+      v[step.result] = *result;
+      continue;
+    }
     Operation &op = *step.op;
     if (known) {
       // Planning for bounds: only what the dims decide is known.
@@ -221,14 +235,6 @@ LogicalResult Executable::evaluateHostOps(Recording &r,
       if (!value)
         return emitError(op.getLoc()) << error;
       v[step.result] = *value;
-    } else if (auto arith = dyn_cast<gpu::HostArithOp>(&op)) {
-      std::string error;
-      int64_t lhs = v[step.operands[0]], rhs = v[step.operands[1]];
-      FailureOr<int64_t> result = arith.evaluate(lhs, rhs, error);
-      if (failed(result))
-        return op.emitOpError()
-               << "of " << lhs << " and " << rhs << " " << error;
-      v[step.result] = *result;
     } else if (isa<gpu::SelectOp>(&op)) {
       v[step.result] = v[step.operands[v[step.operands[0]] ? 1 : 2]];
     } else if (auto check = dyn_cast<gpu::AssertOp>(&op)) {
@@ -267,6 +273,76 @@ resolveShape(gpu::ViewType type, OperandRange dims, const HostValues &values) {
   return shape;
 }
 
+/// Places `op`'s memory in `r`: a state's alloc, a buffer, a weight or a
+/// view; checks a copy's sizes.
+LogicalResult Executable::placeOp(
+    Recording &r, Operation &op,
+    SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes) {
+  if (auto alloc = dyn_cast<gpu::AllocOp>(&op)) {
+    // A state's memory, from its start (the others are placed above).
+    std::optional<unsigned> arg = alloc.getStateArgument();
+    if (!arg)
+      return success();
+    int index = findState(/*isResult=*/false, *arg);
+    if (index < 0)
+      return alloc.emitOpError()
+             << "holds the state of argument #" << *arg
+             << ", but no state binding names that argument";
+    SmallVector<int64_t, 4> shape =
+        resolveShape(alloc.getType(), alloc.getDynamicDims(), r.values);
+    FailureOr<uint64_t> bytes =
+        getByteSize(alloc, shape, alloc.getType().getElementType());
+    if (failed(bytes))
+      return failure();
+    stateSizes.push_back({unsigned(index), *bytes});
+    r.memory[alloc->getResult(0)] = {states[index].buffer, 0, *bytes, false};
+    r.shapes[alloc->getResult(0)] = shape;
+  } else if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
+    r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
+                                      buffer.getType().getSize(), false};
+  } else if (auto weight = dyn_cast<gpu::WeightOp>(&op)) {
+    MemoryAccess base = r.memory.lookup(weight.getBuffer());
+    uint64_t size = weight.getType().getSizeInBytes();
+    r.memory[weight->getResult(0)] = {
+        base.buffer, base.begin + weight.getOffset(),
+        base.begin + weight.getOffset() + size, false};
+    if (downloaded.contains(weight->getResult(0)))
+      r.shapes[weight->getResult(0)] =
+          SmallVector<int64_t, 4>(weight.getType().getShape());
+  } else if (auto view = dyn_cast<gpu::ViewOp>(&op)) {
+    MemoryAccess base = r.memory.lookup(view.getSource());
+    int64_t offset = view.hasStaticOffset()
+                         ? int64_t(view.getOffset())
+                         : r.values.lookup(view.getDynamicOffset());
+    SmallVector<int64_t, 4> shape =
+        resolveShape(view.getType(), view.getDynamicDims(), r.values);
+    FailureOr<uint64_t> size =
+        getByteSize(view, shape, view.getType().getElementType());
+    if (failed(size))
+      return failure();
+    uint64_t sourceSize = base.end - base.begin;
+    if (offset < 0 || uint64_t(offset) > sourceSize ||
+        *size > sourceSize - uint64_t(offset))
+      return view.emitOpError()
+             << "bytes [" << offset << ", " << offset + int64_t(*size)
+             << ") exceed the " << sourceSize
+             << " bytes of its source at run time";
+    r.memory[view->getResult(0)] = {base.buffer, base.begin + offset,
+                                    base.begin + offset + *size, false};
+    // Only the results' shapes are read back.
+    if (downloaded.contains(view->getResult(0)))
+      r.shapes[view->getResult(0)] = shape;
+  } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
+    MemoryAccess from = r.memory.lookup(copy.getSource());
+    MemoryAccess to = r.memory.lookup(copy.getTarget());
+    if (from.end - from.begin != to.end - to.begin)
+      return copy.emitOpError()
+             << "copies " << from.end - from.begin << " bytes into a view of "
+             << to.end - to.begin << " bytes at run time";
+  }
+  return success();
+}
+
 LogicalResult Executable::placeMemory(Recording &r) {
   Block &block = func.front();
   // Only the ops before the recording's cut have their host values. The
@@ -301,9 +377,16 @@ LogicalResult Executable::placeMemory(Recording &r) {
   }
   uint64_t alignment = device.getTarget().minStorageBufferOffsetAlignment;
   uint64_t arenaBytes = 0;
-  if (plannedOffsets.empty()) {
+  if (plannedOffsets.empty() && lastPlacement.cut == cut &&
+      lastPlacement.reserved == reserved) {
+    // Consecutive runs (a decoder's steps) mostly reserve the same sizes:
+    // the last placement is reused as it is.
+    offsets = lastPlacement.offsets;
+    arenaBytes = lastPlacement.arenaBytes;
+  } else if (plannedOffsets.empty()) {
     arenaBytes = gpu::placeFirstFit(allocs, reserved, alignment, offsets);
     counters.placements += !allocs.empty();
+    lastPlacement = {cut, reserved, offsets, arenaBytes};
   } else {
     // Planned for the bounds (planForBounds): those tensors stay where they
     // were planned; sizes that argument values decide go above them.
@@ -372,72 +455,38 @@ LogicalResult Executable::placeMemory(Recording &r) {
                                        false};
 
   SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
-  unsigned position = 0;
-  for (Operation &op : block) {
-    if (position++ == cut)
-      break;
-    if (auto alloc = dyn_cast<gpu::AllocOp>(&op)) {
-      // A state's memory, from its start (the others are placed above).
-      std::optional<unsigned> arg = alloc.getStateArgument();
-      if (!arg)
+  // Weights, fixed buffers and the views of static shape and offset into
+  // them are where they were: placed once, copied in.
+  if (!staticMemory) {
+    staticMemory = std::make_unique<Recording>();
+    staticMemory->values.slots = &hostSlots;
+    unsigned position = 0;
+    for (Operation &op : block) {
+      unsigned at = position++;
+      auto view = dyn_cast<gpu::ViewOp>(&op);
+      bool fixed =
+          isa<gpu::BufferOp, gpu::WeightOp>(&op) ||
+          (view && view.hasStaticOffset() && view.getDynamicDims().empty() &&
+           staticMemory->memory.count(view.getSource()));
+      if (!fixed) {
+        if (isa<gpu::AllocOp, gpu::ViewOp, gpu::CopyOp, gpu::BufferOp,
+                gpu::WeightOp>(&op))
+          memoryOps.push_back({at, &op});
         continue;
-      int index = findState(/*isResult=*/false, *arg);
-      if (index < 0)
-        return alloc.emitOpError()
-               << "holds the state of argument #" << *arg
-               << ", but no state binding names that argument";
-      SmallVector<int64_t, 4> shape =
-          resolveShape(alloc.getType(), alloc.getDynamicDims(), r.values);
-      FailureOr<uint64_t> bytes =
-          getByteSize(alloc, shape, alloc.getType().getElementType());
-      if (failed(bytes))
+      }
+      if (failed(placeOp(*staticMemory, op, stateSizes)))
         return failure();
-      stateSizes.push_back({unsigned(index), *bytes});
-      r.memory[alloc->getResult(0)] = {states[index].buffer, 0, *bytes, false};
-      r.shapes[alloc->getResult(0)] = shape;
-    } else if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
-      r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
-                                        buffer.getType().getSize(), false};
-    } else if (auto weight = dyn_cast<gpu::WeightOp>(&op)) {
-      MemoryAccess base = r.memory.lookup(weight.getBuffer());
-      uint64_t size = weight.getType().getSizeInBytes();
-      r.memory[weight->getResult(0)] = {
-          base.buffer, base.begin + weight.getOffset(),
-          base.begin + weight.getOffset() + size, false};
-      if (downloaded.contains(weight->getResult(0)))
-        r.shapes[weight->getResult(0)] =
-            SmallVector<int64_t, 4>(weight.getType().getShape());
-    } else if (auto view = dyn_cast<gpu::ViewOp>(&op)) {
-      MemoryAccess base = r.memory.lookup(view.getSource());
-      int64_t offset = view.hasStaticOffset()
-                           ? int64_t(view.getOffset())
-                           : r.values.lookup(view.getDynamicOffset());
-      SmallVector<int64_t, 4> shape =
-          resolveShape(view.getType(), view.getDynamicDims(), r.values);
-      FailureOr<uint64_t> size =
-          getByteSize(view, shape, view.getType().getElementType());
-      if (failed(size))
-        return failure();
-      uint64_t sourceSize = base.end - base.begin;
-      if (offset < 0 || uint64_t(offset) > sourceSize ||
-          *size > sourceSize - uint64_t(offset))
-        return view.emitOpError()
-               << "bytes [" << offset << ", " << offset + int64_t(*size)
-               << ") exceed the " << sourceSize
-               << " bytes of its source at run time";
-      r.memory[view->getResult(0)] = {base.buffer, base.begin + offset,
-                                      base.begin + offset + *size, false};
-      // Only the results' shapes are read back.
-      if (downloaded.contains(view->getResult(0)))
-        r.shapes[view->getResult(0)] = shape;
-    } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
-      MemoryAccess from = r.memory.lookup(copy.getSource());
-      MemoryAccess to = r.memory.lookup(copy.getTarget());
-      if (from.end - from.begin != to.end - to.begin)
-        return copy.emitOpError()
-               << "copies " << from.end - from.begin << " bytes into a view of "
-               << to.end - to.begin << " bytes at run time";
     }
+  }
+  for (const auto &entry : staticMemory->memory)
+    r.memory.insert(entry);
+  for (const auto &entry : staticMemory->shapes)
+    r.shapes.insert(entry);
+  for (auto [at, op] : memoryOps) {
+    if (at >= cut)
+      break;
+    if (failed(placeOp(r, *op, stateSizes)))
+      return failure();
   }
 
   // Staging slots, sized for these shapes.
@@ -446,7 +495,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
     total = slot.offset + size;
     return slot;
   };
-  position = 0;
+  unsigned position = 0;
   for (Operation &op : block) {
     if (position++ == cut)
       break;

@@ -355,8 +355,7 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A result, or nullopt with the reason in `error`.
-using ArithFn = std::optional<int64_t> (*)(int64_t, int64_t, std::string &);
+using ArithFn = HostArithFn;
 
 struct HostArithRow {
   StringRef name;
@@ -532,6 +531,10 @@ FailureOr<int64_t> HostArithOp::evaluate(int64_t lhs, int64_t rhs,
   if (!result)
     return failure();
   return *result;
+}
+
+HostArithFn HostArithOp::getFunction() {
+  return findRow(state->getName().getStringRef())->fn;
 }
 
 SmallVector<StringRef> getHostArithOpNames() {

@@ -82,6 +82,11 @@ public:
   static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
+/// The function of a host integer op: a result, or nullopt with the reason
+/// in `error`.
+using HostArithFn = std::optional<int64_t> (*)(int64_t, int64_t,
+                                               std::string &);
+
 /// A binary integer op of the table: `%r = gpu.muli %a, %b`.
 class HostArithOp : public Op<HostArithOp> {
 public:
@@ -92,6 +97,9 @@ public:
   /// Applies the op's function; an overflow or a division by zero is an
   /// error with `error` saying which.
   FailureOr<int64_t> evaluate(int64_t lhs, int64_t rhs, std::string &error);
+  /// The op's function, found once by its name, for an evaluator that
+  /// applies it many times (the runtime's host program).
+  HostArithFn getFunction();
 };
 
 /// `%n = gpu.range_count %start, %limit, %delta : tensor<f32>`: the number
