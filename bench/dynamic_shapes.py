@@ -63,12 +63,16 @@ def main():
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--extra", default="",
                         help="more onyx-run flags, e.g. --validate")
+    parser.add_argument("--dynamic-extra", default="",
+                        help="flags of the dynamic run only, e.g. "
+                             "--max-dims=seq=512")
     args = parser.parse_args()
     onyx_run = os.environ.get("ONYX_RUN", "build/bin/onyx-run")
     sizes = [int(s) for s in args.sizes.split(",")]
     extra = args.extra.split()
 
-    dynamic_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra]
+    dynamic_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra,
+                   *args.dynamic_extra.split()]
     for n in sizes:
         dynamic_cmd.append("--input-set=" + args.inputs.format(n=n))
     text = run(dynamic_cmd)
