@@ -256,6 +256,9 @@ private:
   };
   /// A launched run: its recording until finish(), then its outputs.
   struct InFlight {
+    // Declared, so that std::optional<InFlight> below is constructible for
+    // clang too: it checks before the member initializers are parsed.
+    InFlight() {}
     Recording *recording = nullptr;
     bool settled = false;
     LogicalResult status = success();

@@ -187,7 +187,7 @@ LogicalResult inferGemm(InferState &s) {
       return failure();
     std::optional<SmallVector<int64_t>> b2 =
         broadcastShapes(shape, s.getShape(2));
-    if (s.getRank(2) > 2 || !b2 || ArrayRef<int64_t>(*b2) != shape)
+    if (s.getRank(2) > 2 || !b2 || *b2 != shape)
       return s.emitOperandError(2)
              << "of type " << s.getType(2) << " does not broadcast to " << m
              << "x" << n;
