@@ -145,6 +145,11 @@ TEST(NpyFileTest, RejectsMalformedFiles) {
             "the shape in the header is too large");
   EXPECT_EQ(parseError(makeNpy("{'descr': '<f4' 'fortran_order': False}", "")),
             "expected ',' or '}' in the header");
+  // A header that ends inside a dimension (no padding after it: the header
+  // length says where it ends) read past its end (found by
+  // fuzz-tensor-readers, corpus/tensor-readers/npy-shape-ends-in-digits).
+  EXPECT_EQ(parseError(StringRef("\x93NUMPY\x01\x00\x0d\x00{'shape': (12", 23)),
+            "expected ',' or ')' in 'shape'");
 }
 
 TEST(NpyFileTest, RejectsTypesNumPyLacks) {

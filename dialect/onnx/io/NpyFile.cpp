@@ -10,6 +10,8 @@
 
 #include "dialect/onnx/io/NpyFile.h"
 
+#include <algorithm>
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
@@ -135,7 +137,9 @@ private:
     SmallVector<int64_t> shape;
     while (!consume(')')) {
       skipSpace();
-      size_t digits = rest.find_first_not_of("0123456789");
+      // A header may end inside a dimension: then the digits run to its end.
+      size_t digits =
+          std::min(rest.find_first_not_of("0123456789"), rest.size());
       uint64_t dim;
       if (digits == 0 || rest.take_front(digits).getAsInteger(10, dim) ||
           dim > uint64_t(std::numeric_limits<int64_t>::max()))
