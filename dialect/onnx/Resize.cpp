@@ -139,6 +139,8 @@ resolveResize(const OpAttrs &attrs, StringRef opName, ArrayRef<int64_t> shape,
                .Default(ResizeMode::Nearest);
   SmallVector<int64_t> axes;
   StringRef policy = "stretch";
+  // Upsample has no 'axes' attribute: its schema must not be asked for one.
+  bool axesGiven = false;
   if (isUpsample) {
     g.coordinates = CoordinateMode::Asymmetric;
     g.nearest = NearestMode::Floor;
@@ -164,6 +166,7 @@ resolveResize(const OpAttrs &attrs, StringRef opName, ArrayRef<int64_t> shape,
     g.extrapolation = attrs.getFloat("extrapolation_value");
     policy = attrs.getString("keep_aspect_ratio_policy");
     if (std::optional<SmallVector<int64_t>> given = attrs.getInts("axes")) {
+      axesGiven = true;
       for (int64_t axis : *given) {
         if (axis < -rank || axis >= rank)
           return emitError() << "attribute 'axes' has " << axis
@@ -196,8 +199,7 @@ resolveResize(const OpAttrs &attrs, StringRef opName, ArrayRef<int64_t> shape,
       return success();
     return emitError() << "operand '" << name << "' must have "
                        << uint64_t(expected) << " elements (one per "
-                       << (attrs.has("axes") ? "axis in 'axes'"
-                                             : "dimension of 'X'")
+                       << (axesGiven ? "axis in 'axes'" : "dimension of 'X'")
                        << "), got " << uint64_t(length);
   };
   if (operands.scales) {

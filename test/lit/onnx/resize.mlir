@@ -114,6 +114,17 @@ func.func @scales_length(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
 
 // -----
 
+// Upsample has no 'axes': the message must not ask its schema for one (an
+// assertion failure, found by fuzz-differential).
+func.func @upsample_scales_length(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
+  %s = onnx.Constant dense<[1.0, 2.0, 2.0]> : tensor<3xf32>
+  // expected-error @+1 {{'onnx.Upsample' op operand 'scales' must have 4 elements (one per dimension of 'X'), got 3}}
+  %0 = "onnx.Upsample"(%x, %s) : (tensor<1x1x4x4xf32>, tensor<3xf32>) -> tensor<1x1x8x8xf32>
+  return %0 : tensor<1x1x8x8xf32>
+}
+
+// -----
+
 func.func @negative_scale(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
   %n = "onnx.NoValue"() {value} : () -> none
   %s = onnx.Constant dense<[1.0, 1.0, -2.0, 2.0]> : tensor<4xf32>
