@@ -217,6 +217,27 @@ ParseResult Parser::parseOperation(Block *block) {
       return failure();
   }
 
+  // Nesting counts the implicit module around top-level ops (parseModule)
+  // but not a module at the top of the file or directly inside one (two at
+  // most): that is where the printer writes the implicit module out, and
+  // IR that parses at the limit must print to text that parses again.
+  std::string nameStorage;
+  bool freeModule = depth <= 1 && freeModules < 2 &&
+                    ((tok.is(Token::BareIdentifier) &&
+                      (tok.getSpelling() == "module" ||
+                       tok.getSpelling() == "builtin.module")) ||
+                     (tok.is(Token::String) &&
+                      tok.getStringValue(nameStorage) == "builtin.module"));
+  if (freeModule) {
+    --depth;
+    ++freeModules;
+  }
+  auto countModule = llvm::make_scope_exit([&] {
+    if (freeModule) {
+      ++depth;
+      --freeModules;
+    }
+  });
   Operation *op;
   if (tok.is(Token::String))
     op = parseGenericOperation(block);

@@ -151,6 +151,8 @@ OwningOpRef<ModuleOp> Parser::parseModule() {
   ModuleOp wrapper =
       ModuleOp::create(FileLineColLoc::get(ctx, bufferName, 0, 0));
   pushSSAScope(/*isolated=*/true);
+  // The implicit module is a level of nesting, as the printer writes it.
+  NestingScope implicitModule(*this);
   if (failed(parseTopLevelItems(wrapper.getBody())) || failed(popSSAScope()) ||
       failed(resolveDeferredLocations(wrapper))) {
     wrapper->dropAllReferences();

@@ -309,6 +309,9 @@ private:
   const char *bufferBegin;
   const char *bufferEnd;
   unsigned depth = 0;
+  /// Modules being parsed that do not count toward the nesting limit (at
+  /// most two: see parseOperation).
+  unsigned freeModules = 0;
   bool errorReported = false;
   DiagnosticEngine::HandlerID handlerID;
 

@@ -409,10 +409,10 @@ t.unknown
 // RUN:     'func.func private @f(' + 'tensor<' * n + 'f32' + '>' * n + ')', \
 // RUN:     q + 't.a' + q + '() : () -> () loc(' + 'callsite(' * n + q + 'a' + q + (' at ' + q + 'b' + q + ')') * n + ')']))" > %t.deep.mlir
 // RUN: not onyx-opt %t.deep.mlir --allow-unregistered-dialect --split-input-file 2>&1 | FileCheck %s --check-prefix=DEEP --implicit-check-not=error:
-// DEEP: offset :1:270: error: nesting is deeper than the limit of 256
-// DEEP: offset :2:2570: error: nesting is deeper than the limit of 256
-// DEEP: offset :2:1814: error: nesting is deeper than the limit of 256
-// DEEP: offset :2:2328: error: nesting is deeper than the limit of 256
+// DEEP: offset :1:269: error: nesting is deeper than the limit of 256
+// DEEP: offset :2:2560: error: nesting is deeper than the limit of 256
+// DEEP: offset :2:1807: error: nesting is deeper than the limit of 256
+// DEEP: offset :2:2319: error: nesting is deeper than the limit of 256
 
 // An integer literal of 100000 digits is rejected at once.
 // RUN: %python -c "print('func.func private @f() attributes {a = ' + '9' * 100000 + '}')" > %t.huge.mlir
