@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # Runs one fuzz target: scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]
 # TARGET is ir-text, onnx-import, tensor-readers or differential. Builds
-# the libFuzzer build (clang-19, ASan + UBSan) in build-fuzz/ first; new
-# inputs accumulate in build-fuzz/corpus/TARGET, the seeds in
-# test/fuzz/corpus/TARGET stay as they are. A crash leaves its reproducer
-# in build-fuzz/ (crash-*): fix it, then add it to the seed corpus.
+# the target in the sanitizer build first (scripts/sanitize.sh --build: with
+# clang-19 it is the libFuzzer build, ASan + UBSan + assertions, in
+# build-sanitize/ or $ONYX_SANITIZE_BUILD_DIR); new inputs accumulate in
+# BUILD/corpus/TARGET, the seeds in test/fuzz/corpus/TARGET stay as they
+# are. A crash leaves its reproducer in BUILD/ (crash-*): fix it, then add
+# it to the seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:?usage: scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]}"
 seconds="${2:-60}"
 shift $(( $# < 2 ? $# : 2 ))
-build="${ONYX_FUZZ_BUILD_DIR:-build-fuzz}"
+build="${ONYX_SANITIZE_BUILD_DIR:-build-sanitize}"
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DONYX_FUZZ=ON -DONYX_BUILD_BENCHMARKS=OFF -DHAVE_FFI_CALL=1
+  scripts/sanitize.sh --build
 fi
-ninja -C "$build" "fuzz-$target"
+if ! grep -q '^ONYX_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "fuzz.sh: $build is not a libFuzzer build (needs clang-19 and libclang-rt-19-dev)" >&2
+  exit 1
+fi
+ninja -C "$build" -j"${ONYX_SANITIZE_JOBS:-$(nproc)}" "fuzz-$target"
 work="$build/corpus/$target"
 mkdir -p "$work"
 root="$(pwd)"

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 clang-19 libclang-rt-19-dev
   llvm-19-dev libzstd-dev llvm-19-tools mlir-19-tools
   libfmt-dev libabsl-dev libgtest-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
