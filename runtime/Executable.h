@@ -223,11 +223,11 @@ public:
   /// one): every later run within the bounds finds them where they were
   /// planned, so no recording places them again and the arena does not
   /// grow. A run with a dimension above its bound fails with an error
-  /// naming it, and so does a tensor that needs more than its planned bytes
-  /// at smaller dims (a size that does not grow with them). Tensors whose
-  /// sizes argument values or counts read back decide (gpu.extract,
-  /// gpu.scale_dim, gpu.range_count, gpu.read_count) cannot be planned
-  /// from dims: each recording places those above the planned ones.
+  /// naming it. Tensors whose sizes argument values or counts read back
+  /// decide (gpu.extract, gpu.scale_dim, gpu.range_count, gpu.read_count)
+  /// cannot be planned from dims, and a tensor that needs more than its
+  /// planned bytes at smaller dims (a size that does not grow with them):
+  /// each recording places those above the planned ones.
   LogicalResult planForBounds(ArrayRef<DimBound> bounds);
 
   /// The recording of the last run (or, before any, of the load).
