@@ -29,6 +29,15 @@ bool isDynamic(Type type) {
   return isa<UnrankedTensorType>(type);
 }
 
+bool isControlFlow(Operation *op) {
+  for (; op; op = op->getParentOp()) {
+    StringRef name = op->getName().getStringRef();
+    if (name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan")
+      return true;
+  }
+  return false;
+}
+
 class StaticShapes : public Pass {
 public:
   StaticShapes() : Pass("builtin.module") {}
@@ -43,6 +52,24 @@ public:
 
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
+      // Canonicalization took the branch of every If on a constant
+      // condition (the importer folds shape tests with bound dims); what
+      // is left decides at run time from tensor data.
+      if (op->getParentOp() && isControlFlow(op->getParentOp()))
+        return;
+      StringRef name = op->getName().getStringRef();
+      if (name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan") {
+        auto diag = op->emitOpError();
+        if (name == "onnx.If")
+          diag << "has a condition computed from tensor data; control flow "
+                  "that depends on data does not run on Vulkan";
+        else
+          diag << "does not run on Vulkan: loops are not unrolled or run on "
+                  "the host yet";
+        diag << " (--backend=ref runs it)";
+        signalPassFailure();
+        return;
+      }
       if (auto func = dyn_cast<FuncOp>(op)) {
         for (auto [i, type] :
              llvm::enumerate(func.getFunctionType().getInputs()))

@@ -36,8 +36,11 @@ LogicalResult verifyFusedElementwise(Operation *op) {
 
 LogicalResult verifyYield(Operation *op) {
   Operation *parent = op->getParentOp();
-  if (!parent || parent->getName().getStringRef() != kFusedElementwiseName)
-    return op->emitOpError() << "expects to be in a " << kFusedElementwiseName;
+  StringRef name = parent ? parent->getName().getStringRef() : "";
+  if (name != kFusedElementwiseName && name != "onnx.If" &&
+      name != "onnx.Loop" && name != "onnx.Scan")
+    return op->emitOpError() << "expects to be in a " << kFusedElementwiseName
+                             << ", onnx.If, onnx.Loop or onnx.Scan";
   return success();
 }
 

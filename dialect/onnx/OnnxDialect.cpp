@@ -34,6 +34,11 @@ runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
              DictionaryAttr attrs, ArrayRef<Attribute> constants, Location loc,
              unsigned resultCountHint = 0, ArrayRef<Value> operands = {}) {
   const OpSchema &schema = def.schema;
+  // If, Loop and Scan take their result types from their regions.
+  if (!def.infer)
+    return emitError(loc) << "'" << schema.name
+                          << "' op is built with its regions; its result "
+                             "types come from them";
   unsigned n = operandTypes.size();
   unsigned minOperands = schema.getMinOperands();
   unsigned maxOperands = schema.getMaxOperands();
@@ -179,7 +184,7 @@ Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
 
 LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
                        SmallVectorImpl<Tensor> &outputs,
-                       const EvalBudget &budget) {
+                       const EvalBudget &budget, CapturedValues captured) {
   if (isOp(op, "onnx.NoValue")) {
     outputs.push_back(Tensor());
     return success();
@@ -189,7 +194,7 @@ LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
     return op->emitOpError("cannot be evaluated");
   assert(inputs.size() == op->getNumOperands() && "one input per operand");
   SmallVector<Tensor, 2> results;
-  EvalState state(op, inputs, results, budget);
+  EvalState state(op, inputs, results, budget, captured);
   if (failed(def->evaluate(state)))
     return failure();
   assert(results.size() >= op->getNumResults() && "missing results");
@@ -260,6 +265,11 @@ static constexpr int64_t kMaxFoldedElements = 1 << 20;
 static LogicalResult foldOp(Operation *op, ArrayRef<Attribute> operands,
                             SmallVectorImpl<OpFoldResult> &results) {
   const OpDef *def = lookupOpDef(op);
+  // Control flow is simplified by its patterns (an If on a constant
+  // condition becomes its branch); evaluating it here could run a loop of
+  // any length inside canonicalization.
+  if (op->getNumRegions() != 0)
+    return failure();
   if (def->fold && op->getNumResults() == 1) {
     OpFoldResult r = def->fold(op, operands);
     if (r.value || r.attr) {
@@ -345,7 +355,8 @@ static LogicalResult verifyNoValue(Operation *op) {
 OnnxDialect::OnnxDialect(Context *ctx) : Dialect("onnx", ctx) {
   for (const OpDef *def : getOpDefs()) {
     OpInfo *info = addOperation(def->schema.name, def->schema.traits);
-    info->verify = verifyOp;
+    info->verify = def->verify ? def->verify : verifyOp;
+    info->verifyRegions = def->verifyRegions;
     info->fold = foldOp;
     info->getCanonicalizationPatterns = def->canonicalize;
     info->print = def->print;

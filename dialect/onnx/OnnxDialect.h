@@ -32,6 +32,7 @@
 #include "ir/Dialect.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace onyx::onnx {
 
@@ -87,14 +88,22 @@ FailureOr<SmallVector<Type>> inferResultTypesFor(Operation *op,
                                                  ArrayRef<Tensor> inputs);
 inline constexpr int64_t kMaxInferredValues = 64;
 
+/// The tensors of values defined outside an op that its regions use (ONNX
+/// subgraphs may read any value of an enclosing graph): null for a value
+/// the caller does not know.
+using CapturedValues = llvm::function_ref<const Tensor *(Value)>;
+
 /// Computes the results of `op`, a supported onnx op, on `inputs` (one per
 /// operand; a default-constructed Tensor for an absent optional operand).
 /// `outputs` receives one tensor per result of `op`. Reports an error at the
 /// op (unsupported element type, index out of range, a size that cannot
-/// exist or does not fit `budget`, ...) and fails.
+/// exist or does not fit `budget`, ...) and fails. An op with regions (If,
+/// Loop, Scan) runs them, reading the values they capture from enclosing
+/// scopes through `captured`.
 LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
                        SmallVectorImpl<Tensor> &outputs,
-                       const EvalBudget &budget = {});
+                       const EvalBudget &budget = {},
+                       CapturedValues captured = {});
 
 /// Creates op `opName` at the builder's insertion point with result types
 /// from inferResultTypes (keeping the first `numResults` results, all if

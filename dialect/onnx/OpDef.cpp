@@ -44,6 +44,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendTriluOps(result);
     appendShapeOps(result);
     appendDataDependentOps(result);
+    appendControlFlowOps(result);
     llvm::sort(result, [](const OpDef *a, const OpDef *b) {
       return a->schema.name < b->schema.name;
     });
@@ -201,8 +202,10 @@ void InferState::addResult(ArrayRef<int64_t> shape, Type elementType) {
 //===----------------------------------------------------------------------===//
 
 EvalState::EvalState(Operation *op, ArrayRef<Tensor> inputs,
-                     SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget)
-    : op(op), attrs(op), inputs(inputs), outputs(outputs), budget(budget) {}
+                     SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget,
+                     CapturedValues captured)
+    : op(op), attrs(op), inputs(inputs), outputs(outputs), budget(budget),
+      captured(captured) {}
 
 std::optional<ElementType> EvalState::getResultElementType(unsigned i) const {
   auto type = dyn_cast<ShapedType>(op->getResult(i).getType());

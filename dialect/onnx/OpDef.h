@@ -117,7 +117,8 @@ private:
 class EvalState {
 public:
   EvalState(Operation *op, ArrayRef<Tensor> inputs,
-            SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget = {});
+            SmallVectorImpl<Tensor> &outputs, const EvalBudget &budget = {},
+            CapturedValues captured = {});
 
   Operation *getOp() const { return op; }
   const OpAttrs &getAttrs() const { return attrs; }
@@ -141,6 +142,10 @@ public:
   /// results. The error names the result and its type.
   LogicalResult checkResultSize(unsigned result, ArrayRef<int64_t> shape,
                                 ElementType type);
+  const EvalBudget &getBudget() const { return budget; }
+  /// The values of enclosing scopes that the op's regions read (null where
+  /// the caller has none to give).
+  CapturedValues getCaptured() const { return captured; }
 
 private:
   Operation *op;
@@ -148,6 +153,7 @@ private:
   ArrayRef<Tensor> inputs;
   SmallVectorImpl<Tensor> &outputs;
   EvalBudget budget;
+  CapturedValues captured;
 };
 
 struct OpDef {
@@ -171,6 +177,13 @@ struct OpDef {
   /// passed on to getKnownInts. Null when the op cannot say.
   std::optional<KnownInts> (*knownInts)(Operation *op,
                                         unsigned depth) = nullptr;
+  /// For ops whose result types come from their regions (If, Loop, Scan):
+  /// `verify` checks the op itself and replaces the generic verification
+  /// through `infer` (which such ops do not have: they are built with their
+  /// regions, not by createOp); `verifyRegions` checks what the regions
+  /// yield against the results once the regions verified.
+  OpInfo::VerifyFn verify = nullptr;
+  OpInfo::VerifyFn verifyRegions = nullptr;
 };
 
 /// The OpDefs of each family, appended to the registry.
@@ -203,6 +216,7 @@ void appendTilePadOps(std::vector<const OpDef *> &defs);
 void appendTriluOps(std::vector<const OpDef *> &defs);
 void appendShapeOps(std::vector<const OpDef *> &defs);
 void appendDataDependentOps(std::vector<const OpDef *> &defs);
+void appendControlFlowOps(std::vector<const OpDef *> &defs);
 
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).

@@ -31,7 +31,9 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       "Range", "Trilu", "ScatterND", "GatherND", "GatherElements",
       "ScatterElements", "Dropout", "Constant", "Gelu",
       // Data-dependent result sizes (issue 10).
-      "NonZero", "TopK", "Unique", "Compress"};
+      "NonZero", "TopK", "Unique", "Compress",
+      // Control flow with subgraphs.
+      "If", "Loop", "Scan"};
   return llvm::is_contained(kOps, op);
 }
 

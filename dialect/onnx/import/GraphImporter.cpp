@@ -10,11 +10,18 @@
 
 #include "dialect/onnx/import/GraphImporter.h"
 
+#include "dialect/onnx/ControlFlow.h"
+#include "dialect/onnx/FusedElementwise.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/import/NodeImporter.h"
 #include "dialect/onnx/import/OpsetMapping.h"
 
+#include "ir/Block.h"
 #include "ir/Operation.h"
+#include "ir/Region.h"
+#include "ir/Verifier.h"
+
+#include "llvm/ADT/ScopeExit.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -58,6 +65,22 @@ private:
   std::optional<ScopedDiagnosticCollector> collector;
 };
 
+/// The names one graph defines. A subgraph (If's branches, Loop's and
+/// Scan's bodies) is a scope nested in its node's, and may read any name of
+/// the scopes around it.
+struct Scope {
+  Scope *parent = nullptr;
+  /// Where the graph's ops go; an initializer's constant is created at its
+  /// end when first used (an outer scope's block is still being built, and
+  /// the node that nests this scope comes after it).
+  Block *block = nullptr;
+  llvm::StringMap<Value> values;
+  /// Initializers not yet used; each becomes a constant at its first use.
+  llvm::StringMap<const pb::TensorProto *> initializers;
+  /// Types the graph declares for outputs and intermediate values.
+  llvm::StringMap<SmallVector<const pb::ValueInfoProto *, 1>> declared;
+};
+
 class GraphImporter {
 public:
   GraphImporter(const pb::ModelProto &model, int64_t opset, Context *ctx,
@@ -84,6 +107,30 @@ private:
 
   FailureOr<Value> lookupValue(const std::string &name);
   LogicalResult importNode(const pb::NodeProto &node);
+  /// If, Loop and Scan: their subgraphs become regions.
+  LogicalResult importControlFlow(const pb::NodeProto &node, StringRef name,
+                                  Location loc, SmallVector<Value> operands,
+                                  SmallVectorImpl<Value> &results);
+  FailureOr<const pb::GraphProto *> getGraphAttribute(const pb::NodeProto &node,
+                                                      StringRef name);
+  /// Imports the nodes of `graph` at the end of `block`, as a scope nested
+  /// in the current one whose inputs are `args`; returns its outputs.
+  FailureOr<SmallVector<Value>> importSubgraph(const pb::GraphProto &graph,
+                                               StringRef attrName, Block *block,
+                                               ArrayRef<Value> args);
+  /// A region of one block with arguments of `argTypes`, holding `graph`
+  /// and ending in onnx.Yield of its outputs, which `outputs` receives.
+  FailureOr<std::unique_ptr<Region>>
+  importRegion(const pb::GraphProto &graph, StringRef attrName,
+               ArrayRef<Type> argTypes, SmallVectorImpl<Value> &outputs);
+  /// A body whose carried values (Loop's, or Scan's state) come after
+  /// `numLeading` arguments: imported again with the carried types
+  /// generalized (`?` where an iteration yields another size) until the
+  /// body yields what it takes.
+  FailureOr<std::unique_ptr<Region>>
+  importLoopBody(const pb::GraphProto &graph, SmallVector<Type> argTypes,
+                 unsigned numLeading, unsigned numCarried,
+                 SmallVectorImpl<Value> &outputs);
   LogicalResult importOutputs(FuncOp func);
   void eraseUnusedConstants(Block *body);
   void warnAboutUnusedBindings();
@@ -98,13 +145,15 @@ private:
   OpBuilder builder;
   std::optional<OpEmitter> emitter;
 
-  llvm::StringMap<Value> values;
-  /// Initializers not yet used; each becomes a constant at its first use.
-  llvm::StringMap<const pb::TensorProto *> initializers;
-  /// The same for graph inputs given values (ImportOptions::constantInputs).
+  /// The main graph's names and the innermost scope being imported.
+  Scope mainScope;
+  Scope *scope = &mainScope;
+  llvm::StringMap<Value> &values = mainScope.values;
+  llvm::StringMap<const pb::TensorProto *> &initializers =
+      mainScope.initializers;
+  /// Graph inputs given values (ImportOptions::constantInputs), each a
+  /// constant at its first use.
   llvm::StringMap<DenseElementsAttr> constantInputs;
-  /// Types the model declares for outputs and intermediate values.
-  llvm::StringMap<SmallVector<const pb::ValueInfoProto *, 1>> declared;
   llvm::StringMap<int64_t> bindings;
   /// Symbolic dimensions the model uses, bound or not.
   llvm::StringSet<> symbols;
@@ -254,7 +303,7 @@ GraphImporter::convertInputType(const pb::ValueInfoProto &info) {
 }
 
 LogicalResult GraphImporter::checkDeclaredTypes(StringRef name, Value value) {
-  for (const pb::ValueInfoProto *info : declared.lookup(name))
+  for (const pb::ValueInfoProto *info : scope->declared.lookup(name))
     if (failed(checkDeclaredType(name, *info, value)))
       return failure();
   return success();
@@ -306,29 +355,38 @@ LogicalResult GraphImporter::checkDeclaredType(StringRef name,
 }
 
 FailureOr<Value> GraphImporter::lookupValue(const std::string &name) {
-  auto it = values.find(name);
-  if (it != values.end())
-    return it->second;
   Location loc = NameLoc::get(StringAttr::get(ctx, name));
-  if (DenseElementsAttr value = constantInputs.lookup(name)) {
-    Value constant = emitter->createConstant(loc, value);
-    values[name] = constant;
+  // The innermost scope that defines the name; a subgraph's names hide
+  // those of the graphs around it.
+  for (Scope *s = scope; s; s = s->parent) {
+    auto it = s->values.find(name);
+    if (it != s->values.end())
+      return it->second;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(s->block);
+    if (DenseElementsAttr value =
+            s == &mainScope ? constantInputs.lookup(name) : nullptr) {
+      Value constant = emitter->createConstant(loc, value);
+      s->values[name] = constant;
+      return constant;
+    }
+    auto init = s->initializers.find(name);
+    if (init == s->initializers.end())
+      continue;
+    FailureOr<DenseElementsAttr> value = convertTensor(
+        *init->second, ctx, baseDir, fileLoc, "initializer '" + name + "'");
+    if (failed(value))
+      return failure();
+    s->initializers.erase(init);
+    Value constant = emitter->createConstant(loc, *value);
+    s->values[name] = constant;
     return constant;
   }
-  auto init = initializers.find(name);
-  if (init == initializers.end())
-    return emitError(fileLoc)
-           << "'" << name
-           << "' is not a graph input, an initializer or the output of an "
-              "earlier node";
-  FailureOr<DenseElementsAttr> value = convertTensor(
-      *init->second, ctx, baseDir, fileLoc, "initializer '" + name + "'");
-  if (failed(value))
-    return failure();
-  initializers.erase(init);
-  Value constant = emitter->createConstant(loc, *value);
-  values[name] = constant;
-  return constant;
+  return emitError(fileLoc)
+         << "'" << name
+         << "' is not a graph input, an initializer or the output of an "
+            "earlier node"
+         << (scope != &mainScope ? " of this graph or an enclosing one" : "");
 }
 
 std::string GraphImporter::describeUnboundDimensions() const {
@@ -372,21 +430,31 @@ LogicalResult GraphImporter::importNode(const pb::NodeProto &node) {
         return type && !type.hasStaticShape();
       }))
     diagnostics.setNote(describeUnboundDimensions());
-  NodeImporter importer(*emitter, node, opset, loc, std::move(operands),
-                        baseDir);
-  if (failed(mapToCanonicalForm(importer)))
-    return failure();
-  FailureOr<SmallVector<Value>> results = importer.build();
-  if (failed(results))
-    return failure();
-  for (unsigned i = 0, e = importer.getNumResults(); i < e; ++i) {
+  SmallVector<Value> results;
+  if (isOnnxDomain(node.domain()) &&
+      (opType == "If" || opType == "Loop" || opType == "Scan")) {
+    if (failed(
+            importControlFlow(node, name, loc, std::move(operands), results)))
+      return failure();
+  } else {
+    NodeImporter importer(*emitter, node, opset, loc, std::move(operands),
+                          baseDir);
+    if (failed(mapToCanonicalForm(importer)))
+      return failure();
+    FailureOr<SmallVector<Value>> built = importer.build();
+    if (failed(built))
+      return failure();
+    results.assign(built->begin(), built->begin() + importer.getNumResults());
+  }
+  for (unsigned i = 0, e = std::min<size_t>(results.size(), node.output_size());
+       i < e; ++i) {
     const std::string &output = node.output(i);
     if (output.empty())
       continue;
-    if (!values.try_emplace(output, (*results)[i]).second ||
-        initializers.count(output))
+    if (!scope->values.try_emplace(output, results[i]).second ||
+        scope->initializers.count(output))
       return emitError(fileLoc) << "'" << output << "' is defined twice";
-    if (failed(checkDeclaredTypes(output, (*results)[i])))
+    if (failed(checkDeclaredTypes(output, results[i])))
       return failure();
   }
   return success();
@@ -440,6 +508,331 @@ void GraphImporter::warnAboutUnusedBindings() {
                          << "' is not a symbolic dimension of the model";
 }
 
+//===----------------------------------------------------------------------===//
+// Subgraphs: If, Loop, Scan
+//===----------------------------------------------------------------------===//
+
+FailureOr<const pb::GraphProto *>
+GraphImporter::getGraphAttribute(const pb::NodeProto &node, StringRef name) {
+  for (const pb::AttributeProto &attr : node.attribute())
+    if (attr.name() == name) {
+      if (!attr.has_g())
+        return emitError(fileLoc)
+               << "attribute '" << name << "' must be a graph";
+      return &attr.g();
+    }
+  return emitError(fileLoc) << "attribute '" << name << "' is missing";
+}
+
+FailureOr<SmallVector<Value>>
+GraphImporter::importSubgraph(const pb::GraphProto &graph, StringRef attrName,
+                              Block *block, ArrayRef<Value> args) {
+  if (graph.input_size() != int64_t(args.size()))
+    return emitError(fileLoc)
+           << "subgraph '" << attrName << "' has " << graph.input_size()
+           << " inputs, expected " << uint64_t(args.size());
+  if (graph.sparse_initializer_size())
+    return emitError(fileLoc) << "sparse initializers are not supported";
+  Scope sub;
+  sub.parent = scope;
+  sub.block = block;
+  for (const pb::TensorProto &init : graph.initializer())
+    sub.initializers[init.name()] = &init;
+  for (const pb::ValueInfoProto &info : graph.value_info())
+    sub.declared[info.name()].push_back(&info);
+  for (const pb::ValueInfoProto &info : graph.output())
+    sub.declared[info.name()].push_back(&info);
+  for (auto [input, arg] : llvm::zip(graph.input(), args)) {
+    const pb::TypeProto &type = input.type();
+    if (type.has_tensor_type() &&
+        type.tensor_type().elem_type() != pb::TensorProto::UNDEFINED &&
+        convertDataType(type.tensor_type().elem_type()) !=
+            getElementType(
+                cast<RankedTensorType>(arg.getType()).getElementType()))
+      return emitError(fileLoc)
+             << "input '" << input.name() << "' of subgraph '" << attrName
+             << "' is declared with element type "
+             << getDataTypeName(type.tensor_type().elem_type())
+             << ", but it takes values of type " << arg.getType();
+    if (!sub.values.try_emplace(input.name(), arg).second)
+      return emitError(fileLoc)
+             << "input '" << input.name() << "' is listed twice";
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  Scope *outer = scope;
+  scope = &sub;
+  auto restore = llvm::make_scope_exit([&] { scope = outer; });
+  for (const pb::NodeProto &node : graph.node())
+    if (failed(importNode(node)))
+      return failure();
+  SmallVector<Value> outputs;
+  for (const pb::ValueInfoProto &output : graph.output()) {
+    FailureOr<Value> value = lookupValue(output.name());
+    if (failed(value))
+      return failure();
+    if (failed(checkDeclaredTypes(output.name(), *value)))
+      return failure();
+    outputs.push_back(*value);
+  }
+  return outputs;
+}
+
+FailureOr<std::unique_ptr<Region>>
+GraphImporter::importRegion(const pb::GraphProto &graph, StringRef attrName,
+                            ArrayRef<Type> argTypes,
+                            SmallVectorImpl<Value> &outputs) {
+  auto region = std::make_unique<Region>();
+  Block *block = new Block();
+  region->push_back(block);
+  SmallVector<Value> args;
+  for (auto [type, input] : llvm::zip(argTypes, graph.input()))
+    args.push_back(block->addArgument(
+        type, NameLoc::get(StringAttr::get(ctx, input.name()))));
+  FailureOr<SmallVector<Value>> results =
+      importSubgraph(graph, attrName, block, args);
+  if (failed(results))
+    return failure();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  OperationState yield(fileLoc, kYieldName);
+  yield.addOperands(*results);
+  builder.create(yield);
+  outputs.assign(results->begin(), results->end());
+  return region;
+}
+
+FailureOr<std::unique_ptr<Region>> GraphImporter::importLoopBody(
+    const pb::GraphProto &graph, SmallVector<Type> argTypes,
+    unsigned numLeading, unsigned numCarried, SmallVectorImpl<Value> &outputs) {
+  if (graph.input_size() != int64_t(argTypes.size()))
+    return emitError(fileLoc)
+           << "subgraph 'body' has " << graph.input_size()
+           << " inputs, expected " << uint64_t(argTypes.size());
+  // Each round makes at least one more dimension `?`, so this ends.
+  while (true) {
+    FailureOr<std::unique_ptr<Region>> region =
+        importRegion(graph, "body", argTypes, outputs);
+    if (failed(region))
+      return failure();
+    unsigned outputOffset = numLeading == 2 ? 1 : 0;
+    if (outputs.size() < outputOffset + numCarried)
+      return emitError(fileLoc)
+             << "subgraph 'body' has " << uint64_t(outputs.size())
+             << " outputs, expected at least " << outputOffset + numCarried;
+    bool changed = false;
+    for (unsigned i = 0; i < numCarried; ++i) {
+      Type &carried = argTypes[numLeading + i];
+      Type yielded = outputs[outputOffset + i].getType();
+      Type merged = mergeTensorTypes(carried, yielded);
+      if (!merged)
+        return emitError(fileLoc)
+               << "carried value #" << i << " of type " << carried
+               << " becomes " << yielded
+               << " in the body; its element type and rank must not change";
+      changed |= merged != carried;
+      carried = merged;
+    }
+    if (!changed)
+      return region;
+  }
+}
+
+LogicalResult
+GraphImporter::importControlFlow(const pb::NodeProto &node, StringRef name,
+                                 Location loc, SmallVector<Value> operands,
+                                 SmallVectorImpl<Value> &results) {
+  StringRef opType = node.op_type();
+  std::string opName = ("onnx." + opType).str();
+  OperationState state(loc, opName);
+  SmallVector<Type> resultTypes;
+
+  if (opType == "If") {
+    if (operands.size() != 1)
+      return emitError(fileLoc)
+             << "If takes 1 input, got " << uint64_t(operands.size());
+    FailureOr<const pb::GraphProto *> thenGraph =
+        getGraphAttribute(node, "then_branch");
+    FailureOr<const pb::GraphProto *> elseGraph =
+        getGraphAttribute(node, "else_branch");
+    if (failed(thenGraph) || failed(elseGraph))
+      return failure();
+    // A condition known while importing (a shape test, with the dims bound)
+    // takes its branch right away, as canonicalization would.
+    if (DenseElementsAttr cond = getConstantValue(operands[0])) {
+      std::optional<Tensor> t = Tensor::fromAttr(cond);
+      if (t && t->getNumElements() == 1) {
+        bool taken = t->getInt(0) != 0;
+        FailureOr<SmallVector<Value>> outputs =
+            importSubgraph(**(taken ? thenGraph : elseGraph),
+                           taken ? "then_branch" : "else_branch",
+                           builder.getInsertionBlock(), {});
+        if (failed(outputs))
+          return failure();
+        results.assign(outputs->begin(), outputs->end());
+        return success();
+      }
+    }
+    SmallVector<Value> thenOutputs, elseOutputs;
+    FailureOr<std::unique_ptr<Region>> thenRegion =
+        importRegion(**thenGraph, "then_branch", {}, thenOutputs);
+    if (failed(thenRegion))
+      return failure();
+    FailureOr<std::unique_ptr<Region>> elseRegion =
+        importRegion(**elseGraph, "else_branch", {}, elseOutputs);
+    if (failed(elseRegion))
+      return failure();
+    if (thenOutputs.size() != elseOutputs.size())
+      return emitError(fileLoc)
+             << "then_branch has " << uint64_t(thenOutputs.size())
+             << " outputs and else_branch " << uint64_t(elseOutputs.size());
+    for (auto [i, a, b] : llvm::enumerate(thenOutputs, elseOutputs)) {
+      Type merged = mergeTensorTypes(a.getType(), b.getType());
+      if (!merged)
+        return emitError(fileLoc)
+               << "output #" << uint64_t(i) << " is " << a.getType()
+               << " in then_branch and " << b.getType()
+               << " in else_branch; the element type and rank must agree";
+      resultTypes.push_back(merged);
+    }
+    state.addOperands(operands);
+    state.addRegion(std::move(*thenRegion));
+    state.addRegion(std::move(*elseRegion));
+  } else if (opType == "Loop") {
+    while (operands.size() < 2)
+      operands.push_back(emitter->getNoValue());
+    FailureOr<const pb::GraphProto *> body = getGraphAttribute(node, "body");
+    if (failed(body))
+      return failure();
+    // The iteration number and condition are scalars; a body declaring
+    // them of shape [1] gets them so.
+    auto scalarType = [&](int index, ElementType type) -> Type {
+      const pb::ValueInfoProto *info =
+          index < (*body)->input_size() ? &(*body)->input(index) : nullptr;
+      bool rank1 = info && info->type().tensor_type().has_shape() &&
+                   info->type().tensor_type().shape().dim_size() == 1;
+      return RankedTensorType::get(rank1 ? ArrayRef<int64_t>{1}
+                                         : ArrayRef<int64_t>{},
+                                   getIRType(ctx, type));
+    };
+    unsigned numCarried = operands.size() - 2;
+    SmallVector<Type> argTypes = {scalarType(0, ElementType::I64),
+                                  scalarType(1, ElementType::Bool)};
+    for (Value v : ArrayRef<Value>(operands).drop_front(2))
+      argTypes.push_back(v.getType());
+    SmallVector<Value> outputs;
+    FailureOr<std::unique_ptr<Region>> region =
+        importLoopBody(**body, argTypes, 2, numCarried, outputs);
+    if (failed(region))
+      return failure();
+    Block &block = (*region)->front();
+    for (unsigned i = 0; i < numCarried; ++i)
+      resultTypes.push_back(block.getArgument(2 + i).getType());
+    // Every iteration runs when the trip count is a constant and no
+    // condition can stop the loop early.
+    int64_t trips = ShapedType::kDynamic;
+    if (DenseElementsAttr m = getConstantValue(operands[0]))
+      if (isNoValue(operands[1]))
+        trips = Tensor::fromAttr(m)->getInt(0);
+    for (Value scan : ArrayRef<Value>(outputs).drop_front(1 + numCarried)) {
+      auto type = cast<RankedTensorType>(scan.getType());
+      SmallVector<int64_t> shape = {trips};
+      shape.append(type.getShape().begin(), type.getShape().end());
+      resultTypes.push_back(
+          RankedTensorType::get(shape, type.getElementType()));
+    }
+    state.addOperands(operands);
+    state.addRegion(std::move(*region));
+  } else {
+    if (opset < 9)
+      return emitError(fileLoc) << "Scan before opset 9 (with a batch axis "
+                                   "and sequence_lens) is not supported";
+    FailureOr<const pb::GraphProto *> body = getGraphAttribute(node, "body");
+    if (failed(body))
+      return failure();
+    NodeImporter importer(*emitter, node, opset, loc, operands, baseDir);
+    importer.takeAttribute("body");
+    FailureOr<SmallVector<NamedAttribute>> attrs = importer.convertAttributes();
+    if (failed(attrs))
+      return failure();
+    const OpSchema &schema = *lookupOpSchema(opName);
+    DictionaryAttr dict =
+        normalizeAttributes(ctx, schema, DictionaryAttr::get(ctx, *attrs));
+    if (failed(verifyAttributes(schema, dict, loc)))
+      return failure();
+    OpAttrs read(schema, dict);
+    int64_t numInputs = read.getInt("num_scan_inputs");
+    if (numInputs < 1 || numInputs > int64_t(operands.size()))
+      return emitError(fileLoc)
+             << "num_scan_inputs is " << numInputs << ", but the node has "
+             << uint64_t(operands.size()) << " inputs";
+    unsigned numState = operands.size() - numInputs;
+    SmallVector<int64_t> axes =
+        read.getInts("scan_input_axes")
+            .value_or(SmallVector<int64_t>(numInputs, 0));
+    SmallVector<Type> argTypes;
+    for (Value v : ArrayRef<Value>(operands).take_front(numState))
+      argTypes.push_back(v.getType());
+    int64_t length = ShapedType::kDynamic;
+    for (auto [j, v] :
+         llvm::enumerate(ArrayRef<Value>(operands).drop_front(numState))) {
+      auto type = cast<RankedTensorType>(v.getType());
+      int64_t axis = j < axes.size() ? axes[j] : 0;
+      if (axis < 0)
+        axis += type.getRank();
+      Type slice = getScanSliceType(type, axis);
+      if (!slice)
+        return emitError(fileLoc) << "scan input axis " << axes[j]
+                                  << " is out of range for " << Type(type);
+      argTypes.push_back(slice);
+      if (!ShapedType::isDynamic(type.getShape()[axis]))
+        length = type.getShape()[axis];
+    }
+    SmallVector<Value> outputs;
+    FailureOr<std::unique_ptr<Region>> region =
+        importLoopBody(**body, argTypes, 0, numState, outputs);
+    if (failed(region))
+      return failure();
+    Block &block = (*region)->front();
+    for (unsigned i = 0; i < numState; ++i)
+      resultTypes.push_back(block.getArgument(i).getType());
+    SmallVector<int64_t> outAxes =
+        read.getInts("scan_output_axes")
+            .value_or(SmallVector<int64_t>(outputs.size() - numState, 0));
+    for (auto [k, scan] :
+         llvm::enumerate(ArrayRef<Value>(outputs).drop_front(numState))) {
+      auto type = cast<RankedTensorType>(scan.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      int64_t axis = k < outAxes.size() ? outAxes[k] : 0;
+      if (axis < 0)
+        axis += type.getRank() + 1;
+      if (axis < 0 || axis > type.getRank())
+        return emitError(fileLoc)
+               << "scan output axis " << outAxes[k]
+               << " is out of range for rank " << type.getRank() + 1;
+      shape.insert(shape.begin() + axis, length);
+      resultTypes.push_back(
+          RankedTensorType::get(shape, type.getElementType()));
+    }
+    state.addOperands(operands);
+    state.addRegion(std::move(*region));
+    for (const NamedAttribute &named : dict)
+      state.addAttribute(named.name, named.value);
+  }
+
+  state.addTypes(resultTypes);
+  Operation *op = builder.create(state);
+  // A subgraph's region is not attached to the function yet, so values it
+  // reads from outside cannot be checked there: the op that holds it is
+  // verified, with everything nested, once it is in the main graph.
+  if (scope == &mainScope && failed(verify(op))) {
+    op->erase();
+    return failure();
+  }
+  results.assign(op->getResults().begin(), op->getResults().end());
+  return success();
+}
+
 OwningOpRef<ModuleOp> GraphImporter::run() {
   for (const pb::TensorProto &init : graph.initializer())
     initializers[init.name()] = &init;
@@ -448,9 +841,9 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     return nullptr;
   }
   for (const pb::ValueInfoProto &info : graph.value_info())
-    declared[info.name()].push_back(&info);
+    mainScope.declared[info.name()].push_back(&info);
   for (const pb::ValueInfoProto &info : graph.output())
-    declared[info.name()].push_back(&info);
+    mainScope.declared[info.name()].push_back(&info);
   if (failed(bindDimensions()))
     return nullptr;
 
@@ -487,6 +880,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     }
   }
   emitter.emplace(builder, body);
+  mainScope.block = body;
 
   for (const pb::NodeProto &node : graph.node())
     if (failed(importNode(node)))

@@ -287,7 +287,7 @@ NodeImporter::convertAttribute(const pb::AttributeProto &attr,
   }
 }
 
-FailureOr<SmallVector<Value>> NodeImporter::build() {
+FailureOr<SmallVector<NamedAttribute>> NodeImporter::convertAttributes() {
   Context *ctx = getContext();
   std::string opName = getDialectOpName(getDomain(), getOpType());
   const OpSchema *schema = lookupOpSchema(opName);
@@ -304,13 +304,21 @@ FailureOr<SmallVector<Value>> NodeImporter::build() {
       return failure();
     attrs.push_back({StringAttr::get(ctx, name), *value});
   }
+  return attrs;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::build() {
+  std::string opName = getDialectOpName(getDomain(), getOpType());
+  FailureOr<SmallVector<NamedAttribute>> attrs = convertAttributes();
+  if (failed(attrs))
+    return failure();
   // A trailing absent operand is the same as a left-out one; the shorter
   // form reads better.
   while (!operands.empty() && isNoValue(operands.back()))
     operands.pop_back();
 
   FailureOr<SmallVector<Value>> results =
-      emitter.create(loc, opName, operands, attrs, numResults);
+      emitter.create(loc, opName, operands, *attrs, numResults);
   if (failed(results) || !resultShape)
     return results;
   FailureOr<SmallVector<Value>> reshaped = emitter.create(

@@ -109,6 +109,9 @@ public:
   /// `onnx.<domain>.<OpType>` outside ai.onnx) and returns one
   /// value per node output (null for unused outputs).
   FailureOr<SmallVector<Value>> build();
+  /// The attributes left and those the mapping set, in the dialect's form
+  /// (for ops built without createOp: If, Loop, Scan).
+  FailureOr<SmallVector<NamedAttribute>> convertAttributes();
 
 private:
   FailureOr<Attribute> convertAttribute(const pb::AttributeProto &attr,

@@ -6,7 +6,9 @@
 #include "dialect/onnx/io/SignatureCheck.h"
 #include "dialect/onnx/io/TensorLiteral.h"
 
+#include "ir/Block.h"
 #include "ir/Operation.h"
+#include "ir/Region.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -34,6 +36,11 @@ public:
   }
   const Tensor &lookup(Value value) const {
     return tensors.find(value)->second;
+  }
+  /// The tensor of `value` if it is live; null otherwise.
+  const Tensor *find(Value value) const {
+    auto it = tensors.find(value);
+    return it == tensors.end() ? nullptr : &it->second;
   }
   /// Called once per use of `value` after its user ran.
   void release(Value value) {
@@ -73,7 +80,32 @@ static LogicalResult evaluateOp(Operation &op, const ValueTable &values,
   SmallVector<Tensor> inputs;
   for (Value operand : op.getOperands())
     inputs.push_back(values.lookup(operand));
-  return evaluate(&op, inputs, outputs, budget);
+  // The regions of If, Loop and Scan read values of the function directly.
+  auto captured = [&](Value value) { return values.find(value); };
+  return evaluate(&op, inputs, outputs, budget, captured);
+}
+
+/// Calls `fn` for each use, inside the regions of `op`, of a value defined
+/// outside `op` (what its subgraphs capture), once per use.
+static void forEachCapturedUse(Operation &op,
+                               llvm::function_ref<void(Value)> fn) {
+  for (Region &region : op.getRegions())
+    region.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *owner = operand.getDefiningOp();
+        Block *block =
+            owner ? owner->getBlock() : cast<BlockArgument>(operand).getOwner();
+        Operation *parent = block ? block->getParentOp() : nullptr;
+        bool inside = false;
+        for (Operation *p = parent; p; p = p->getParentOp())
+          if (p == &op) {
+            inside = true;
+            break;
+          }
+        if (!inside)
+          fn(operand);
+      }
+    });
 }
 
 /// Whether `type` is a tensor whose size the type alone gives.
@@ -131,13 +163,15 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs,
         results.push_back(values.lookup(operand));
       return results;
     }
-    if (op.getName().getDialectNamespace() != "onnx" || !op.isRegistered() ||
-        op.getNumRegions() != 0)
+    if (op.getName().getDialectNamespace() != "onnx" || !op.isRegistered())
       return op.emitOpError("cannot run on the reference backend");
 
     bool isConstant = op.getName().getStringRef() == "onnx.Constant";
     SmallVector<Type> resultTypes(op.getResultTypes());
-    if (!isConstant && !llvm::all_of(resultTypes, hasStaticShape)) {
+    // The sizes of If's, Loop's and Scan's results come from running their
+    // regions; they are checked after the op, like NonZero's.
+    if (!isConstant && op.getNumRegions() == 0 &&
+        !llvm::all_of(resultTypes, hasStaticShape)) {
       // Results whose sizes the IR leaves to the run: infer them again
       // from the inputs' shapes and small values, so that a size that
       // cannot exist or cannot fit is reported before the op allocates.
@@ -188,6 +222,7 @@ onyx::onnx::runReference(FuncOp func, ArrayRef<Tensor> inputs,
     }
     for (Value operand : op.getOperands())
       values.release(operand);
+    forEachCapturedUse(op, [&](Value value) { values.release(value); });
   }
   return func.emitOpError("has no terminator");
 }

@@ -1,6 +1,6 @@
 // Unsupported ops are reported once, all of them, with their nodes, the
 // nodes inside If, Loop and Scan subgraphs included (named by their path:
-// node/attribute/node). --list-unsupported prints the same report without
+// node/attribute/node; If, Loop and Scan themselves are supported). --list-unsupported prints the same report without
 // importing and exits with 0, so a user sees a model's whole gap at once.
 
 // RUN: split-file %s %t
@@ -15,19 +15,16 @@
 // RUN: printf 'garbage' > %t/garbage.onnx
 // RUN: not onyx-opt --list-unsupported %t/garbage.onnx 2>&1 | FileCheck %s --check-prefix=GARBAGE
 
-// ERROR: subgraphs.onnx: error: unsupported ONNX operators: Det (1: 'scan/body/inner/then_branch/det'), GRU (1: 'loop/body/gru'), If (2: 'cond', 'scan/body/inner'), LSTM (2: 'cond/then_branch/lstm_0', 'cond/else_branch/lstm_1'), Loop (1: 'loop'), Scan (1: 'scan')
+// ERROR: subgraphs.onnx: error: unsupported ONNX operators: Det (1: 'scan/body/inner/then_branch/det'), LpPool (1: 'loop/body/lppool'), MaxUnpool (2: 'cond/then_branch/unpool_0', 'cond/else_branch/unpool_1')
 // ERROR-NOT: error
 
-// LIST:      subgraphs.onnx: 6 unsupported ONNX operators in 8 nodes
+// LIST:      subgraphs.onnx: 3 unsupported ONNX operators in 4 nodes
 // LIST-NEXT:   Det (1): scan/body/inner/then_branch/det
-// LIST-NEXT:   GRU (1): loop/body/gru
-// LIST-NEXT:   If (2): cond, scan/body/inner
-// LIST-NEXT:   LSTM (2): cond/then_branch/lstm_0, cond/else_branch/lstm_1
-// LIST-NEXT:   Loop (1): loop
-// LIST-NEXT:   Scan (1): scan
+// LIST-NEXT:   LpPool (1): loop/body/lppool
+// LIST-NEXT:   MaxUnpool (2): cond/then_branch/unpool_0, cond/else_branch/unpool_1
 // LIST-NOT: {{.}}
 
-// STDIN: <stdin>: 6 unsupported ONNX operators in 8 nodes
+// STDIN: <stdin>: 3 unsupported ONNX operators in 4 nodes
 
 // The error names 8 nodes per op type; the list names them all.
 // MANY: error: unsupported ONNX operators: Det (10: 'd0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 2 more) (onyx-opt --list-unsupported lists every node)
@@ -46,17 +43,17 @@ graph {
   node { name: "cond" op_type: "If" input: "c" output: "y"
     attribute { name: "then_branch" type: GRAPH g {
       name: "then"
-      node { name: "lstm_0" op_type: "LSTM" input: "x" output: "h0" }
+      node { name: "unpool_0" op_type: "MaxUnpool" input: "x" output: "h0" }
       node { name: "relu" op_type: "Relu" input: "h0" output: "t" }
       output { name: "t" type { tensor_type { elem_type: 1 } } } } }
     attribute { name: "else_branch" type: GRAPH g {
       name: "else"
-      node { name: "lstm_1" op_type: "LSTM" input: "x" output: "e" }
+      node { name: "unpool_1" op_type: "MaxUnpool" input: "x" output: "e" }
       output { name: "e" type { tensor_type { elem_type: 1 } } } } } }
   node { name: "loop" op_type: "Loop" input: "n" input: "c" output: "l"
     attribute { name: "body" type: GRAPH g {
       name: "loop_body"
-      node { name: "gru" op_type: "GRU" input: "x" output: "g" }
+      node { name: "lppool" op_type: "LpPool" input: "x" output: "g" }
       output { name: "g" type { tensor_type { elem_type: 1 } } } } } }
   node { name: "scan" op_type: "Scan" input: "x" output: "s"
     attribute { name: "num_scan_inputs" type: INT i: 1 }

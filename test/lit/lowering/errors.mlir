@@ -72,3 +72,35 @@ func.func @resize_policy(%x: tensor<1x1x4x4xf32>, %z: tensor<2xi64>) -> tensor<1
   %0 = "onnx.Resize"(%x, %none, %none, %z) {axes = [2, 3], keep_aspect_ratio_policy = "not_larger"} : (tensor<1x1x4x4xf32>, none, none, tensor<2xi64>) -> tensor<1x1x?x?xf32>
   return %0 : tensor<1x1x?x?xf32>
 }
+
+// -----
+
+// An If whose condition is computed from tensor data does not lower (one
+// on a constant condition is gone after canonicalization); nested control
+// flow is not reported again.
+func.func @data_dependent_if(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.If' op has a condition computed from tensor data; control flow that depends on data does not run on Vulkan (--backend=ref runs it)}}
+  %0 = "onnx.If"(%c) ({
+    %1 = "onnx.If"(%c) ({
+      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+    }, {
+      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+    }) : (tensor<i1>) -> tensor<2xf32>
+    "onnx.Yield"(%1) : (tensor<2xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Loop' op does not run on Vulkan: loops are not unrolled or run on the host yet (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%m, %none, %v) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
+    "onnx.Yield"(%c, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
