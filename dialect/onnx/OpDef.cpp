@@ -45,6 +45,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendShapeOps(result);
     appendDataDependentOps(result);
     appendControlFlowOps(result);
+    appendRecurrentOps(result);
     llvm::sort(result, [](const OpDef *a, const OpDef *b) {
       return a->schema.name < b->schema.name;
     });

@@ -113,6 +113,15 @@ std::optional<SmallVector<double>> OpAttrs::getFloats(StringRef name) const {
   return result;
 }
 
+SmallVector<StringRef> OpAttrs::getStrings(StringRef name) const {
+  SmallVector<StringRef> result;
+  if (auto array = dyn_cast_or_null<ArrayAttr>(lookup(name)))
+    for (Attribute a : array)
+      if (auto str = dyn_cast<StringAttr>(a))
+        result.push_back(str.getValue());
+  return result;
+}
+
 DenseElementsAttr OpAttrs::getTensor(StringRef name) const {
   return dyn_cast_or_null<DenseElementsAttr>(lookup(name));
 }
@@ -139,6 +148,8 @@ static StringRef describe(AttrType type) {
     return "an array of integers";
   case AttrType::Floats:
     return "an array of floats";
+  case AttrType::Strings:
+    return "an array of strings";
   case AttrType::Tensor:
     return "a dense elements attribute";
   case AttrType::Type:
@@ -156,12 +167,15 @@ static bool hasKind(Attribute attr, AttrType type) {
   case AttrType::String:
     return isa<StringAttr>(attr);
   case AttrType::Ints:
-  case AttrType::Floats: {
+  case AttrType::Floats:
+  case AttrType::Strings: {
     auto array = dyn_cast<ArrayAttr>(attr);
     if (!array)
       return false;
     return llvm::all_of(array, [&](Attribute a) {
-      return type == AttrType::Ints ? isa<IntegerAttr>(a) : isa<FloatAttr>(a);
+      return type == AttrType::Ints     ? isa<IntegerAttr>(a)
+             : type == AttrType::Floats ? isa<FloatAttr>(a)
+                                        : isa<StringAttr>(a);
     });
   }
   case AttrType::Tensor:

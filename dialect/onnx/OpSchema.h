@@ -45,6 +45,8 @@ enum class AttrType : uint8_t {
   String,
   Ints,
   Floats,
+  /// An array of strings (the recurrent ops' `activations`).
+  Strings,
   /// A DenseElementsAttr (Constant's value, ConstantOfShape's value).
   Tensor,
   /// A TypeAttr holding an element type (Cast's `to`).
@@ -124,6 +126,8 @@ public:
   /// Absent lists read as nullopt.
   std::optional<SmallVector<int64_t>> getInts(StringRef name) const;
   std::optional<SmallVector<double>> getFloats(StringRef name) const;
+  /// Absent lists read as empty.
+  SmallVector<StringRef> getStrings(StringRef name) const;
   DenseElementsAttr getTensor(StringRef name) const;
   Type getType(StringRef name) const;
 

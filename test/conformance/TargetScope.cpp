@@ -33,7 +33,9 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Data-dependent result sizes (issue 10).
       "NonZero", "TopK", "Unique", "Compress",
       // Control flow with subgraphs.
-      "If", "Loop", "Scan"};
+      "If", "Loop", "Scan",
+      // Recurrent layers.
+      "RNN", "GRU", "LSTM"};
   return llvm::is_contained(kOps, op);
 }
 

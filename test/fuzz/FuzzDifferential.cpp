@@ -71,6 +71,8 @@ Attribute makeAttr(Context *ctx, const AttrSpec &spec, Choices &c) {
   }
   case AttrType::Floats:
     return getFloatsAttr(ctx, {double(c.next(4)) / 2});
+  case AttrType::Strings:
+    return {};
   case AttrType::Tensor:
     return Tensor::scalar(ElementType::F32, double(c.next(4))).toAttr(ctx);
   case AttrType::Type:

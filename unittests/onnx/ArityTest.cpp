@@ -95,6 +95,9 @@ protected:
       case AttrType::Floats:
         value = getFloatsAttr(&ctx, {1, 1});
         break;
+      case AttrType::Strings:
+        value = ArrayAttr::get(&ctx, {StringAttr::get(&ctx, "x")});
+        break;
       case AttrType::Tensor:
         value = Tensor::scalar(ElementType::F32, 0).toAttr(&ctx);
         break;

@@ -271,6 +271,12 @@ NodeImporter::convertAttribute(const pb::AttributeProto &attr,
   case pb::AttributeProto::FLOATS:
     return getFloatsAttr(
         ctx, SmallVector<double>(attr.floats().begin(), attr.floats().end()));
+  case pb::AttributeProto::STRINGS: {
+    SmallVector<Attribute> strings;
+    for (const std::string &str : attr.strings())
+      strings.push_back(StringAttr::get(ctx, str));
+    return Attribute(ArrayAttr::get(ctx, strings));
+  }
   case pb::AttributeProto::TENSOR: {
     FailureOr<DenseElementsAttr> value =
         convertTensor(attr.t(), ctx, baseDir, loc, "attribute '" + name + "'");

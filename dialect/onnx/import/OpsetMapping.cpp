@@ -342,6 +342,12 @@ static LogicalResult dropRatio(NodeImporter &node) {
   return drop(node, {"ratio"});
 }
 
+/// RNN, GRU, LSTM < 7: `output_sequence` only said whether Y is produced,
+/// which the node's outputs say.
+static LogicalResult dropOutputSequence(NodeImporter &node) {
+  return drop(node, {"output_sequence"});
+}
+
 /// Gemm < 7: C always broadcasts from 7 on.
 static LogicalResult dropBroadcast(NodeImporter &node) {
   return drop(node, {"broadcast"});
@@ -443,6 +449,9 @@ static const VersionMapping mappings[] = {
     {"BatchNormalization", 9, dropSpatial},
     {"Dropout", 7, dropIsTest},
     {"Dropout", 12, dropRatio},
+    {"RNN", 7, dropOutputSequence},
+    {"GRU", 7, dropOutputSequence},
+    {"LSTM", 7, dropOutputSequence},
     {"Gemm", 7, dropBroadcast},
     // Every version.
     {"Constant", kAll, constantValue},
