@@ -142,9 +142,11 @@ struct NormOperands {
   int beta = 2;
   int skip = -1;
   int skipBias = -1;
-  /// Non-zero: scale and bias are indexed per row modulo this many channels
-  /// (InstanceNormalization's rows are one image's channel each).
-  int64_t rowChannels = 0;
+  /// Where not empty, the GLSL index of scale and bias from the row `row`
+  /// and the position `i` in it, instead of the broadcast of the normalized
+  /// dims (Instance- and GroupNormalization: one value per channel or
+  /// group).
+  std::string paramIndex;
 };
 } // namespace
 
@@ -190,10 +192,9 @@ static std::string broadcastFunction(KernelSizes &sizes, StringRef name,
   return fmt::format("uint {}(uint i) {{\n", name.str()) + body + "}\n";
 }
 
-/// A LayerNormalization kernel, or with `rms` an RMSNormalization one. With
-/// `rowChannels`, scale and B hold one value per row's channel, row %
-/// rowChannels (InstanceNormalization), instead of one per element of the
-/// normalized dimensions.
+/// A LayerNormalization kernel, or with `rms` an RMSNormalization one.
+/// `operands` says where scale, B and skip are and how scale and B are
+/// indexed.
 static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                                    const RowSpace &space, int64_t axis,
                                    const LayerNormOutputs &outputs,
@@ -211,7 +212,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
            !onnx::isNoValue(op->getOperand(i));
   };
   bool hasBias = present(operands.beta);
-  int64_t rowChannels = operands.rowChannels;
+  const std::string &paramIndex = operands.paramIndex;
   double epsilon = onnx::OpAttrs(op).getFloat("epsilon");
 
   RowLayout layout =
@@ -238,7 +239,7 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
       return false;
     Type operandType = getTensorType(op->getOperand(i)).getElementType();
     bind(view, gpu::Access::Read, operandType, name);
-    if (rowChannels)
+    if (!paramIndex.empty())
       return true;
     SmallVector<Size> operandDims = ctx.getDims(op->getOperand(i));
     if (operandDims.size() !=
@@ -287,18 +288,19 @@ static LogicalResult emitLayerNorm(Operation *op, LoweringContext &ctx,
                          glsl::load(et, "skipBias", "skipBiasIndex(i)"));
     }
   }
-  std::string channel = fmt::format("row % {}u", rowChannels);
   std::string value = fmt::format(
       "{} * invStdDev * {}", rms ? "xv" : "(xv - mean)",
-      glsl::load(et, "scale", rowChannels ? channel : "scaleIndex(i)"));
+      glsl::load(et, "scale",
+                 paramIndex.empty() ? "scaleIndex(i)" : paramIndex));
   if (outputs.y) {
     if (!bindOperand(operands.scale, "scale"))
       return failure();
     if (hasBias) {
       if (!bindOperand(operands.beta, "bias"))
         return failure();
-      value += " + " +
-               glsl::load(et, "bias", rowChannels ? channel : "biasIndex(i)");
+      value +=
+          " + " + glsl::load(et, "bias",
+                             paramIndex.empty() ? "biasIndex(i)" : paramIndex);
     }
     bind(outputs.y, gpu::Access::Write, et, "y");
   }
@@ -439,8 +441,45 @@ static LogicalResult lowerInstanceNorm(Operation *op, LoweringContext &ctx) {
   if (isZero(space.rowLength))
     return ctx.emitError() << "cannot normalize over no elements";
   NormOperands operands;
-  operands.rowChannels = type.getShape()[1];
+  operands.paramIndex = fmt::format("row % {}u", type.getShape()[1]);
   return emitLayerNorm(op, ctx, space, 2, outputs, /*rms=*/false, operands);
+}
+
+/// GroupNormalization: a LayerNormalization over rows of one image's group
+/// of channels (the group's channels are consecutive, so a row is
+/// contiguous), with scale and bias per channel (opset 21) or per group
+/// (opset 18).
+static LogicalResult lowerGroupNorm(Operation *op, LoweringContext &ctx) {
+  Value data = op->getOperand(0);
+  RankedTensorType type = getTensorType(data);
+  if (reportUnsupported(ctx, type.getElementType()))
+    return failure();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t groups = onnx::OpAttrs(op).getInt("num_groups");
+  int64_t channels = shape[1];
+  int64_t params = getTensorType(op->getOperand(1)).getShape()[0];
+  int64_t spatial = 1;
+  for (int64_t d : shape.drop_front(2))
+    spatial *= d;
+  // Rows of [N * groups, channels / groups * spatial]: X's data as it is.
+  llvm::SmallBitVector reduced(2);
+  reduced.set(1);
+  RowSpace space = getRowSpace(
+      ctx, {Size(shape[0] * groups), Size(channels / groups * spatial)},
+      reduced);
+  LayerNormOutputs outputs;
+  outputs.y = ctx.allocate(type);
+  ctx.setResult(op->getResult(0), outputs.y);
+  if (isZero(space.numRows))
+    return success();
+  if (isZero(space.rowLength))
+    return ctx.emitError() << "cannot normalize over no elements";
+  NormOperands operands;
+  operands.paramIndex = params == channels && params != groups
+                            ? fmt::format("(row % {}u) * {}u + i / {}u", groups,
+                                          channels / groups, spatial)
+                            : fmt::format("row % {}u", groups);
+  return emitLayerNorm(op, ctx, space, 1, outputs, /*rms=*/false, operands);
 }
 
 /// RMSNormalization, and ONNX Runtime's SimplifiedLayerNormalization, the
@@ -652,6 +691,7 @@ static const KernelGenerator normalizationGenerators[] = {
     {"onnx.LogSoftmax", lowerSoftmax, /*dynamicDims=*/true},
     {"onnx.LayerNormalization", lowerLayerNorm, /*dynamicDims=*/true},
     {"onnx.InstanceNormalization", lowerInstanceNorm},
+    {"onnx.GroupNormalization", lowerGroupNorm},
     {"onnx.RMSNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.SimplifiedLayerNormalization", lowerRMSNorm, /*dynamicDims=*/true},
     {"onnx.com.microsoft.SkipLayerNormalization", lowerSkipLayerNorm,

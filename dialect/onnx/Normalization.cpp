@@ -1,4 +1,4 @@
-//===- Normalization.cpp - Batch, Layer, RMS and Instance normalization ---===//
+//===- Normalization.cpp - Batch, Layer, RMS, Instance, Group norms -------===//
 //
 // BatchNormalization in inference mode: per channel (dimension 1),
 // y = (x - mean) / sqrt(var + epsilon) * scale + B. Training mode (batch
@@ -17,6 +17,13 @@
 //
 // InstanceNormalization normalizes each (image, channel) over the spatial
 // dimensions, then scales and shifts by the channel's scale and B.
+//
+// GroupNormalization (opsets 18 and 21) splits the channels into
+// `num_groups` groups of consecutive channels and normalizes each (image,
+// group) over its channels' spatial elements. Opset 21 scales and shifts
+// per channel (scale and bias of C elements); opset 18 did so per group
+// (num_groups elements), which opset 21 deprecated. One op serves both: the
+// length of scale says which (where num_groups = C the two agree).
 //
 //===----------------------------------------------------------------------===//
 
@@ -315,6 +322,94 @@ LogicalResult evalInstanceNorm(EvalState &s) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// GroupNormalization
+//===----------------------------------------------------------------------===//
+
+const ValueSpec groupNormOperands[] = {{"X"}, {"scale"}, {"bias"}};
+const ValueSpec groupNormResults[] = {{"Y"}};
+const AttrSpec groupNormAttrs[] = {floatAttr("epsilon", 1e-5),
+                                   requiredAttr("num_groups", AttrType::Int),
+                                   intAttr("stash_type", 1)};
+
+LogicalResult inferGroupNorm(InferState &s) {
+  if (failed(s.checkFloat(0)))
+    return failure();
+  if (s.getRank(0) < 2)
+    return s.emitOperandError(0)
+           << "must have rank 2 or more (N x C x spatial), got "
+           << s.getType(0);
+  int64_t groups = s.getAttrs().getInt("num_groups");
+  if (groups <= 0)
+    return s.emitAttrError("num_groups") << "must be positive, got " << groups;
+  int64_t stash = s.getAttrs().getInt("stash_type");
+  if (stash != 1)
+    return s.emitAttrError("stash_type") << "must be 1 (float), got " << stash;
+  int64_t channels = s.getShape(0)[1];
+  if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+    return s.emitAttrError("num_groups")
+           << "must divide the " << channels << " channels, got " << groups;
+  for (unsigned i : {1u, 2u}) {
+    if (failed(s.checkSameElementType(0, i)) || failed(s.checkRank(i, 1)))
+      return failure();
+    int64_t n = s.getShape(i)[0];
+    if (ShapedType::isDynamic(n) || n == groups)
+      continue;
+    if (!ShapedType::isDynamic(channels) && n != channels)
+      return s.emitOperandError(i)
+             << "must have " << channels << " elements (one per channel) or "
+             << groups << " (one per group, opset 18), got " << n;
+  }
+  if (s.getShape(1) != s.getShape(2))
+    return s.emitOperandError(2)
+           << "must have the shape of scale, got " << s.getType(2);
+  s.addResult(s.getType(0));
+  return success();
+}
+
+LogicalResult evalGroupNorm(EvalState &s) {
+  const Tensor &xT = s.input(0);
+  ArrayRef<int64_t> shape = xT.getShape();
+  double epsilon = s.getAttrs().getFloat("epsilon");
+  int64_t groups = s.getAttrs().getInt("num_groups");
+  int64_t channels = shape[1];
+  int64_t params = s.input(1).getNumElements();
+  if (channels % groups != 0 || (params != channels && params != groups) ||
+      s.input(2).getNumElements() != params)
+    return s.emitError() << "has " << channels << " channels, " << groups
+                         << " groups and " << params << " scale elements";
+  int64_t perGroup = channels / groups;
+  int64_t spatial = getNumElements(shape.drop_front(2));
+  int64_t size = perGroup * spatial;
+  Tensor x = convertTensor(xT, ElementType::F64);
+  Tensor scale = convertTensor(s.input(1), ElementType::F64);
+  Tensor bias = convertTensor(s.input(2), ElementType::F64);
+  ArrayRef<double> sv = scale.getValues<double>(),
+                   bv = bias.getValues<double>();
+  Tensor out(ElementType::F64, shape);
+  ArrayRef<double> xv = x.getValues<double>();
+  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  for (int64_t p = 0, e = shape[0] * groups; p < e; ++p) {
+    ArrayRef<double> values = xv.slice(p * size, size);
+    double mean = 0, var = 0;
+    for (double v : values)
+      mean += v;
+    mean /= double(size);
+    for (double v : values)
+      var += (v - mean) * (v - mean);
+    var /= double(size);
+    double invStdDev = 1 / std::sqrt(var + epsilon);
+    for (int64_t i = 0; i < size; ++i) {
+      int64_t param = params == channels && params != groups
+                          ? (p % groups) * perGroup + i / spatial
+                          : p % groups;
+      ov[p * size + i] = (values[i] - mean) * invStdDev * sv[param] + bv[param];
+    }
+  }
+  s.addOutput(convertTensor(out, xT.getElementType()));
+  return success();
+}
+
 const OpDef normalizationDefs[] = {
     {{"onnx.BatchNormalization", batchNormOperands, batchNormResults,
       batchNormAttrs, OpTrait::Pure},
@@ -334,6 +429,10 @@ const OpDef normalizationDefs[] = {
       instanceNormAttrs, OpTrait::Pure},
      inferInstanceNorm,
      evalInstanceNorm},
+    {{"onnx.GroupNormalization", groupNormOperands, groupNormResults,
+      groupNormAttrs, OpTrait::Pure},
+     inferGroupNorm,
+     evalGroupNorm},
 };
 
 } // namespace
