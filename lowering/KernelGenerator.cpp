@@ -426,7 +426,7 @@ static llvm::StringMap<const KernelGenerator *> buildTable() {
         getDataMovementGenerators(), getTopKGenerators(),
         getCompressGenerators(), getBlockQuantizedGenerators(),
         getResizeGenerators(), getDepthSpaceGenerators(), getCumSumGenerators(),
-        getOneHotGenerators()})
+        getOneHotGenerators(), getEinsumGenerators()})
     for (const KernelGenerator &generator : family)
       table.try_emplace(generator.opName, &generator);
   return table;

@@ -287,5 +287,6 @@ ArrayRef<KernelGenerator> getResizeGenerators();
 ArrayRef<KernelGenerator> getDepthSpaceGenerators();
 ArrayRef<KernelGenerator> getCumSumGenerators();
 ArrayRef<KernelGenerator> getOneHotGenerators();
+ArrayRef<KernelGenerator> getEinsumGenerators();
 
 } // namespace onyx::lowering

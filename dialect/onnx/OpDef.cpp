@@ -27,6 +27,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendDepthSpaceOps(result);
     appendCumSumOps(result);
     appendOneHotOps(result);
+    appendEinsumOps(result);
     appendPoolOps(result);
     appendNormalizationOps(result);
     appendRotaryOps(result);

@@ -199,6 +199,7 @@ void appendResizeOps(std::vector<const OpDef *> &defs);
 void appendDepthSpaceOps(std::vector<const OpDef *> &defs);
 void appendCumSumOps(std::vector<const OpDef *> &defs);
 void appendOneHotOps(std::vector<const OpDef *> &defs);
+void appendEinsumOps(std::vector<const OpDef *> &defs);
 void appendPoolOps(std::vector<const OpDef *> &defs);
 void appendNormalizationOps(std::vector<const OpDef *> &defs);
 void appendRotaryOps(std::vector<const OpDef *> &defs);

@@ -35,7 +35,9 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Control flow with subgraphs.
       "If", "Loop", "Scan",
       // Recurrent layers.
-      "RNN", "GRU", "LSTM"};
+      "RNN", "GRU", "LSTM",
+      // Contractions and group statistics.
+      "Einsum", "GroupNormalization"};
   return llvm::is_contained(kOps, op);
 }
 
