@@ -236,7 +236,7 @@ std::optional<Elements> evaluateSlice(Operation *op, LoweringContext &ctx) {
 }
 
 std::optional<Elements> evaluateConstantOfShape(Operation *op,
-                                                LoweringContext &ctx) {
+                                                LoweringContext &) {
   DenseElementsAttr value = onnx::OpAttrs(op).getTensor("value");
   int64_t v = value ? value.getIntValue(0).getSExtValue() : 0;
   return Elements(getLength(op->getResult(0)), Size(v));

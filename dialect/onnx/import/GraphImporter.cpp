@@ -108,8 +108,8 @@ private:
   FailureOr<Value> lookupValue(const std::string &name);
   LogicalResult importNode(const pb::NodeProto &node);
   /// If, Loop and Scan: their subgraphs become regions.
-  LogicalResult importControlFlow(const pb::NodeProto &node, StringRef name,
-                                  Location loc, SmallVector<Value> operands,
+  LogicalResult importControlFlow(const pb::NodeProto &node, Location loc,
+                                  SmallVector<Value> operands,
                                   SmallVectorImpl<Value> &results);
   FailureOr<const pb::GraphProto *> getGraphAttribute(const pb::NodeProto &node,
                                                       StringRef name);
@@ -433,8 +433,7 @@ LogicalResult GraphImporter::importNode(const pb::NodeProto &node) {
   SmallVector<Value> results;
   if (isOnnxDomain(node.domain()) &&
       (opType == "If" || opType == "Loop" || opType == "Scan")) {
-    if (failed(
-            importControlFlow(node, name, loc, std::move(operands), results)))
+    if (failed(importControlFlow(node, loc, std::move(operands), results)))
       return failure();
   } else {
     NodeImporter importer(*emitter, node, opset, loc, std::move(operands),
@@ -639,8 +638,8 @@ FailureOr<std::unique_ptr<Region>> GraphImporter::importLoopBody(
 }
 
 LogicalResult
-GraphImporter::importControlFlow(const pb::NodeProto &node, StringRef name,
-                                 Location loc, SmallVector<Value> operands,
+GraphImporter::importControlFlow(const pb::NodeProto &node, Location loc,
+                                 SmallVector<Value> operands,
                                  SmallVectorImpl<Value> &results) {
   StringRef opType = node.op_type();
   std::string opName = ("onnx." + opType).str();
