@@ -160,7 +160,6 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
                                ctx.getTarget().maxComputeWorkGroupInvocations);
   KernelSizes sizes(ctx);
-  using glsl::uintLiteral;
   std::string S = sizes.get(seq), T = sizes.get(t);
   // Keys and values [b, kv_heads, t, d], or a decoder's cache kept in its
   // state positions outermost, [t, b, kv_heads, d] (CacheAppend.cpp).

@@ -466,8 +466,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
           (view && view.hasStaticOffset() && view.getDynamicDims().empty() &&
            staticMemory->memory.count(view.getSource()));
       if (!fixed) {
-        if (isa<gpu::AllocOp, gpu::ViewOp, gpu::CopyOp, gpu::BufferOp,
-                gpu::WeightOp>(&op))
+        if (isa<gpu::AllocOp, gpu::ViewOp, gpu::CopyOp>(&op))
           memoryOps.push_back({at, &op});
         continue;
       }
