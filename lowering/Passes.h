@@ -3,6 +3,7 @@
 // `--lower` is one named pipeline of passes that each run on the module
 // and can be printed around (`--print-ir-after-all`):
 //
+//   onnx-flatten-control-flow  If/Loop/Scan become straight-line ops
 //   onnx-static-shapes      every `?` reaches only generators that handle it
 //   onnx-merge-projections  MatMuls of one A by constant weights -> one + Split
 //   onnx-fuse-elementwise   elementwise trees become onnx.FusedElementwise
@@ -20,6 +21,7 @@
 
 namespace onyx::lowering {
 
+std::unique_ptr<Pass> createFlattenControlFlowPass();
 std::unique_ptr<Pass> createStaticShapesPass();
 std::unique_ptr<Pass> createMergeProjectionsPass();
 std::unique_ptr<Pass> createFuseElementwisePass();

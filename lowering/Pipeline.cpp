@@ -5,6 +5,7 @@
 namespace onyx::lowering {
 
 void buildLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createFlattenControlFlowPass());
   pm.addPass(createStaticShapesPass());
   pm.addPass(createMergeProjectionsPass());
   pm.addPass(createFuseElementwisePass());
@@ -14,6 +15,7 @@ void buildLoweringPipeline(OpPassManager &pm) {
 }
 
 void registerLoweringPasses() {
+  registerPass(createFlattenControlFlowPass);
   registerPass(createStaticShapesPass);
   registerPass(createMergeProjectionsPass);
   registerPass(createFuseElementwisePass);
@@ -21,7 +23,8 @@ void registerLoweringPasses() {
   registerPass(createPlanBuffersPass);
   registerPass(createCompileKernelsPass);
   registerPassPipeline("lower",
-                       "Lower onnx to gpu: static shapes, merged projections, "
+                       "Lower onnx to gpu: flattened control flow, static shapes, "
+                       "merged projections, "
                        "elementwise fusion, "
                        "kernel generation, buffer planning, shader "
                        "compilation",

@@ -52,21 +52,15 @@ public:
 
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
-      // Canonicalization took the branch of every If on a constant
-      // condition (the importer folds shape tests with bound dims); what
-      // is left decides at run time from tensor data.
+      // onnx-flatten-control-flow, the first pass of --lower, leaves none
+      // or fails; run alone, this pass names what is left.
       if (op->getParentOp() && isControlFlow(op->getParentOp()))
         return;
       StringRef name = op->getName().getStringRef();
       if (name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan") {
-        auto diag = op->emitOpError();
-        if (name == "onnx.If")
-          diag << "has a condition computed from tensor data; control flow "
-                  "that depends on data does not run on Vulkan";
-        else
-          diag << "does not run on Vulkan: loops are not unrolled or run on "
-                  "the host yet";
-        diag << " (--backend=ref runs it)";
+        op->emitOpError() << "does not lower: control flow runs on Vulkan "
+                             "made straight-line code by "
+                             "onnx-flatten-control-flow";
         signalPassFailure();
         return;
       }

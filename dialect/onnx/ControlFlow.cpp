@@ -501,13 +501,6 @@ const AttrSpec scanAttrs[] = {
     optionalAttr("scan_output_directions", AttrType::Ints),
 };
 
-/// Scan's axes and directions, defaults applied and axes normalized.
-struct ScanLayout {
-  int64_t numState = 0, numInputs = 0, numOutputs = 0;
-  SmallVector<int64_t> inputAxes, inputDirections;
-  SmallVector<int64_t> outputAxes, outputDirections;
-};
-
 /// Reads `name` (one entry per scan input or output, default `fill`).
 LogicalResult readPerScan(Operation *op, const OpAttrs &attrs, StringRef name,
                           int64_t count, int64_t fill,
@@ -524,6 +517,8 @@ LogicalResult readPerScan(Operation *op, const OpAttrs &attrs, StringRef name,
   values.assign(given->begin(), given->end());
   return success();
 }
+
+} // namespace
 
 FailureOr<ScanLayout> getScanLayout(Operation *op) {
   OpAttrs attrs(op);
@@ -581,6 +576,8 @@ FailureOr<ScanLayout> getScanLayout(Operation *op) {
   }
   return layout;
 }
+
+namespace {
 
 LogicalResult verifyScan(Operation *op) {
   const OpSchema &schema = lookupOpDef(op)->schema;

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/Operation.h"
 #include "ir/Types.h"
 
 namespace onyx::onnx {
@@ -55,5 +56,46 @@ Type mergeTensorTypes(Type a, Type b);
 /// The type of one slice of a scan input of `type` along `axis` (the axis
 /// removed); null if `axis` is out of range.
 Type getScanSliceType(Type type, int64_t axis);
+
+/// Scan's axes and directions, defaults applied and axes normalized.
+struct ScanLayout {
+  int64_t numState = 0, numInputs = 0, numOutputs = 0;
+  SmallVector<int64_t> inputAxes, inputDirections;
+  SmallVector<int64_t> outputAxes, outputDirections;
+};
+
+/// The layout of `scan`, an onnx.Scan; fails with an error at the op when
+/// its attributes do not fit its operands and results.
+FailureOr<ScanLayout> getScanLayout(Operation *scan);
+
+/// Replaces `op`, an onnx.If, onnx.Loop or onnx.Scan outside any other
+/// control flow, by straight-line ops before it in its block (a GPU's
+/// stream of dispatches has no control flow):
+/// - a Loop whose trip count is a constant and whose condition is absent,
+///   or a constant true the body passes on unchanged (or yields as a
+///   constant; a constant false stops it after one iteration), is
+///   unrolled: its body is cloned once per iteration
+///   with the iteration number a constant, and its scan outputs are the
+///   yielded slices unsqueezed and concatenated;
+/// - a Scan whose inputs have a static length along their scan axes is
+///   unrolled the same way, each input slice a Gather of a constant index
+///   (taken from the end for a reverse direction);
+/// - an If on a constant condition becomes its branch (canonicalization
+///   keeps one whose branch is more static than a returned result);
+/// - an If whose condition is known only at run time and whose branches
+///   yield values of equal static types runs both branches and chooses
+///   each result with a Where on the condition (both branches are pure,
+///   so computing the one not taken changes nothing but the cost).
+/// The cloned ops take result types inferred from their operands, which
+/// are more static than the body's where an iteration fixes a size. An
+/// unrolled body may hold at most `maxOps` ops in all. Fails with an
+/// error at `op` saying why it cannot be flattened (then nothing changed).
+LogicalResult flattenControlFlow(Operation *op, int64_t maxOps);
+
+/// Makes the result types of the onnx ops nested in `region` as static as
+/// inference gives them from their operands (after flattening, values of
+/// `?` size in a body have a known size in each iteration); returns
+/// whether any type changed.
+bool refineResultTypes(Region &region);
 
 } // namespace onyx::onnx

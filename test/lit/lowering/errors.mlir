@@ -75,32 +75,85 @@ func.func @resize_policy(%x: tensor<1x1x4x4xf32>, %z: tensor<2xi64>) -> tensor<1
 
 // -----
 
-// An If whose condition is computed from tensor data does not lower (one
-// on a constant condition is gone after canonicalization); nested control
-// flow is not reported again.
-func.func @data_dependent_if(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'onnx.If' op has a condition computed from tensor data; control flow that depends on data does not run on Vulkan (--backend=ref runs it)}}
+// Control flow that onnx-flatten-control-flow cannot make straight-line
+// code is an error saying why: an If on a run-time condition whose branches
+// yield different types, a Loop whose trip count is known only at run
+// time, one whose body computes its condition, a while loop, a Scan whose
+// length is known only at run time, and a loop too large to unroll.
+func.func @if_types_differ(%c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'onnx.If' op has a condition computed at run time, and its branches yield result #0 as tensor<2xf32> and tensor<3xf32>; on Vulkan both branches run and a select chooses, which needs equal static types (--backend=ref runs it)}}
   %0 = "onnx.If"(%c) ({
-    %1 = "onnx.If"(%c) ({
-      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
-    }, {
-      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
-    }) : (tensor<i1>) -> tensor<2xf32>
-    "onnx.Yield"(%1) : (tensor<2xf32>) -> ()
-  }, {
     "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
-  }) : (tensor<i1>) -> tensor<2xf32>
+  }, {
+    "onnx.Yield"(%y) : (tensor<3xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @loop_runtime_count(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Loop' op has a trip count computed at run time; a loop runs on Vulkan unrolled, with a trip count known when compiling (bind the model's symbolic dimensions, or --backend=ref)}}
+  %0 = "onnx.Loop"(%m, %none, %v) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
+    "onnx.Yield"(%c, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 
 // -----
 
-func.func @loop(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<2xf32> {
+func.func @loop_computed_condition(%v: tensor<2xf32>) -> tensor<2xf32> {
+  %m = onnx.Constant dense<4> : tensor<i64>
+  %t = onnx.Constant dense<true> : tensor<i1>
+  // expected-error @+1 {{'onnx.Loop' op has a body that computes its condition, which may end the loop early; a loop runs on Vulkan unrolled, every iteration known when compiling (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%m, %t, %v) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
+    %r = "onnx.ReduceSum"(%x) {keepdims = 0 : si64} : (tensor<2xf32>) -> tensor<f32>
+    %z = onnx.Constant dense<0.0> : tensor<f32>
+    %go = "onnx.Greater"(%r, %z) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "onnx.Yield"(%go, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @while_loop(%v: tensor<2xf32>) -> tensor<2xf32> {
   %none = "onnx.NoValue"() {value} : () -> none
-  // expected-error @+1 {{'onnx.Loop' op does not run on Vulkan: loops are not unrolled or run on the host yet (--backend=ref runs it)}}
+  %t = onnx.Constant dense<true> : tensor<i1>
+  // expected-error @+1 {{'onnx.Loop' op has no trip count: a while loop, whose iterations a condition computed at run time decides, does not run on Vulkan (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%none, %t, %v) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
+    %f = onnx.Constant dense<false> : tensor<i1>
+    "onnx.Yield"(%f, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (none, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @scan_runtime_length(%s: tensor<2xf32>, %xs: tensor<?x2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.Scan' op scans input #0 whose length is known only at run time; a scan runs on Vulkan unrolled, its length known when compiling (bind the model's symbolic dimensions, or --backend=ref)}}
+  %0 = "onnx.Scan"(%s, %xs) ({
+  ^bb0(%acc: tensor<2xf32>, %x: tensor<2xf32>):
+    %a = "onnx.Add"(%acc, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "onnx.Yield"(%a) : (tensor<2xf32>) -> ()
+  }) {num_scan_inputs = 1 : si64} : (tensor<2xf32>, tensor<?x2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @too_large(%v: tensor<2xf32>) -> tensor<2xf32> {
+  %m = onnx.Constant dense<100000> : tensor<i64>
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Loop' op would unroll to 100000 iterations of 2 ops, more than the 65536 an unrolled loop may have on Vulkan (--backend=ref runs it)}}
   %0 = "onnx.Loop"(%m, %none, %v) ({
   ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
-    "onnx.Yield"(%c, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+    %n = "onnx.Neg"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    "onnx.Yield"(%c, %n) : (tensor<i1>, tensor<2xf32>) -> ()
   }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
