@@ -6,6 +6,7 @@ namespace onyx::lowering {
 
 void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createFlattenControlFlowPass());
+  pm.addPass(createExpandQuantizationPass());
   pm.addPass(createStaticShapesPass());
   pm.addPass(createMergeProjectionsPass());
   pm.addPass(createFuseElementwisePass());
@@ -16,6 +17,7 @@ void buildLoweringPipeline(OpPassManager &pm) {
 
 void registerLoweringPasses() {
   registerPass(createFlattenControlFlowPass);
+  registerPass(createExpandQuantizationPass);
   registerPass(createStaticShapesPass);
   registerPass(createMergeProjectionsPass);
   registerPass(createFuseElementwisePass);
@@ -23,8 +25,8 @@ void registerLoweringPasses() {
   registerPass(createPlanBuffersPass);
   registerPass(createCompileKernelsPass);
   registerPassPipeline("lower",
-                       "Lower onnx to gpu: flattened control flow, static shapes, "
-                       "merged projections, "
+                       "Lower onnx to gpu: flattened control flow, expanded "
+                       "quantization, static shapes, merged projections, "
                        "elementwise fusion, "
                        "kernel generation, buffer planning, shader "
                        "compilation",

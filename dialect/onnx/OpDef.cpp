@@ -47,6 +47,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendDataDependentOps(result);
     appendControlFlowOps(result);
     appendRecurrentOps(result);
+    appendQuantizeOps(result);
     llvm::sort(result, [](const OpDef *a, const OpDef *b) {
       return a->schema.name < b->schema.name;
     });

@@ -219,6 +219,7 @@ void appendShapeOps(std::vector<const OpDef *> &defs);
 void appendDataDependentOps(std::vector<const OpDef *> &defs);
 void appendControlFlowOps(std::vector<const OpDef *> &defs);
 void appendRecurrentOps(std::vector<const OpDef *> &defs);
+void appendQuantizeOps(std::vector<const OpDef *> &defs);
 
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).

@@ -37,7 +37,9 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Recurrent layers.
       "RNN", "GRU", "LSTM",
       // Contractions and group statistics.
-      "Einsum", "GroupNormalization"};
+      "Einsum", "GroupNormalization",
+      // Linear quantization.
+      "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"};
   return llvm::is_contained(kOps, op);
 }
 

@@ -1,0 +1,434 @@
+//===- Quantize.cpp - QuantizeLinear, DequantizeLinear, dynamic -----------===//
+//
+// Linear quantization as ONNX defines it (opsets 10 to 21):
+//
+//   DequantizeLinear: y = (x - zero_point) * scale
+//   QuantizeLinear:   y = saturate(round(x / scale) + zero_point)
+//
+// rounding half to even, saturating to the integer type's range. The scale
+// (and the zero point, of the same shape) is one value for the tensor, one
+// per index of `axis` (a 1-D scale), or, with `block_size`, one per block of
+// `block_size` consecutive indices of `axis` (a scale of x's rank whose axis
+// is the number of blocks). DynamicQuantizeLinear computes a uint8 scale
+// and zero point from the tensor's range (which always includes 0) and
+// quantizes with them. The arithmetic is in f32, as ONNX Runtime's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/onnx/Quantize.h"
+
+#include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpDef.h"
+
+#include "ir/Builder.h"
+#include "ir/Operation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace onyx::onnx {
+
+namespace {
+
+bool isQuantizedType(ElementType t) {
+  return t == ElementType::U8 || t == ElementType::I8 ||
+         t == ElementType::U16 || t == ElementType::I16;
+}
+
+/// The range of a quantized type.
+std::pair<double, double> getRange(ElementType t) {
+  switch (t) {
+  case ElementType::U8:
+    return {0, 255};
+  case ElementType::I8:
+    return {-128, 127};
+  case ElementType::U16:
+    return {0, 65535};
+  case ElementType::I16:
+    return {-32768, 32767};
+  default:
+    return {-2147483648.0, 2147483647.0};
+  }
+}
+
+/// Checks the shapes of the scale (operand 1) and zero point (operand 2)
+/// against x (operand 0): one value, one per index of `axis`, or one per
+/// block along `axis`.
+LogicalResult checkScaleShape(InferState &s) {
+  int64_t rank = s.getRank(0), axis = s.getAttrs().getInt("axis");
+  int64_t blockSize = s.getAttrs().getInt("block_size");
+  ArrayRef<int64_t> x = s.getShape(0), scale = s.getShape(1);
+  if (failed(s.checkFloat(1)))
+    return failure();
+  if (s.hasOperand(2) && s.getShape(2) != scale)
+    return s.emitOperandError(2)
+           << "must have the scale's shape " << Type(s.getType(1)) << ", got "
+           << Type(s.getType(2));
+  if (blockSize < 0)
+    return s.emitAttrError("block_size")
+           << "must not be negative, got " << blockSize;
+  if (blockSize == 0 && getNumElements(scale) == 1 && scale.size() <= 1)
+    return success();
+  if (failed(s.normalizeAxis(axis, std::max<int64_t>(rank, 1), "axis")))
+    return failure();
+  auto fits = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (blockSize == 0) {
+    if (scale.size() != 1 || rank == 0 || !fits(scale[0], x[axis]))
+      return s.emitOperandError(1)
+             << "must be one value or one per index of axis " << axis << " of "
+             << Type(s.getType(0)) << ", got " << Type(s.getType(1));
+    return success();
+  }
+  bool ok = int64_t(scale.size()) == rank;
+  for (int64_t i = 0; ok && i < rank; ++i)
+    ok = i == axis ? ShapedType::isDynamic(x[i]) ||
+                         fits(scale[i], (x[i] + blockSize - 1) / blockSize)
+                   : fits(scale[i], x[i]);
+  if (!ok)
+    return s.emitOperandError(1)
+           << "must have one value per block of " << blockSize << " along axis "
+           << axis << " of " << Type(s.getType(0)) << ", got "
+           << Type(s.getType(1));
+  return success();
+}
+
+/// For each element of x (shape `x`), the index of its scale.
+SmallVector<int64_t> getScaleIndices(ArrayRef<int64_t> x,
+                                     ArrayRef<int64_t> scale, int64_t axis,
+                                     int64_t blockSize) {
+  int64_t n = getNumElements(x);
+  SmallVector<int64_t> indices(n, 0);
+  if (blockSize == 0 && getNumElements(scale) == 1 && scale.size() <= 1)
+    return indices;
+  int64_t rank = x.size();
+  if (axis < 0)
+    axis += rank;
+  int64_t inner = getNumElements(x.drop_front(axis + 1));
+  int64_t d = x[axis];
+  int64_t blocks = blockSize ? scale[axis] : d;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t outer = i / (inner * d), a = (i / inner) % d, in = i % inner;
+    int64_t b = blockSize ? a / blockSize : a;
+    indices[i] = blockSize ? (outer * blocks + b) * inner + in : b;
+  }
+  return indices;
+}
+
+/// The zero point of `s`'s operand 2 as f32 values (zeros where absent).
+SmallVector<float> getZeroPoints(EvalState &s, int64_t count) {
+  SmallVector<float> zp(count, 0.0f);
+  if (s.hasInput(2)) {
+    Tensor t = convertTensor(s.input(2), ElementType::F32);
+    ArrayRef<float> v = t.getValues<float>();
+    zp.assign(v.begin(), v.end());
+  }
+  return zp;
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeLinear
+//===----------------------------------------------------------------------===//
+
+const ValueSpec dequantizeOperands[] = {
+    {"x"}, {"x_scale"}, {"x_zero_point", Presence::Optional}};
+const ValueSpec dequantizeResults[] = {{"y"}};
+const AttrSpec dequantizeAttrs[] = {intAttr("axis", 1),
+                                    intAttr("block_size", 0)};
+
+LogicalResult inferDequantize(InferState &s) {
+  ElementType x = s.getElementKind(0);
+  if (!isQuantizedType(x) && x != ElementType::I32)
+    return s.emitOperandError(0)
+           << "must have element type ui8, i8, ui16, i16 or i32, got "
+           << s.getElementType(0);
+  if (s.hasOperand(2) && s.getElementKind(2) != x)
+    return s.emitOperandError(2)
+           << "must have x's element type " << s.getElementType(0) << ", got "
+           << s.getElementType(2);
+  if (failed(checkScaleShape(s)))
+    return failure();
+  s.addResult(s.getShape(0), s.getElementType(1));
+  return success();
+}
+
+LogicalResult evalDequantize(EvalState &s) {
+  const Tensor &x = s.input(0), &scale = s.input(1);
+  Tensor xf = convertTensor(x, ElementType::F32);
+  Tensor sf = convertTensor(scale, ElementType::F32);
+  ArrayRef<float> xv = xf.getValues<float>(), sv = sf.getValues<float>();
+  SmallVector<float> zp = getZeroPoints(s, sf.getNumElements());
+  SmallVector<int64_t> index = getScaleIndices(
+      x.getShape(), scale.getShape(), s.getAttrs().getInt("axis"),
+      s.getAttrs().getInt("block_size"));
+  Tensor out(ElementType::F32, x.getShape());
+  MutableArrayRef<float> o = out.getMutableValues<float>();
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    o[i] = (xv[i] - zp[index[i]]) * sv[index[i]];
+  s.addOutput(convertTensor(out, scale.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeLinear
+//===----------------------------------------------------------------------===//
+
+const ValueSpec quantizeOperands[] = {
+    {"x"}, {"y_scale"}, {"y_zero_point", Presence::Optional}};
+const ValueSpec quantizeResults[] = {{"y"}};
+const AttrSpec quantizeAttrs[] = {intAttr("axis", 1), intAttr("block_size", 0),
+                                  intAttr("output_dtype", 0),
+                                  intAttr("saturate", 1)};
+
+/// The quantized type: the zero point's, else `output_dtype`'s, else ui8.
+FailureOr<ElementType> getQuantizedType(InferState &s) {
+  int64_t code = s.getAttrs().getInt("output_dtype");
+  std::optional<ElementType> attr;
+  if (code != 0) {
+    attr = fromOnnxDataType(code);
+    if (!attr || !isQuantizedType(*attr))
+      return s.emitAttrError("output_dtype")
+             << "must name uint8, int8, uint16 or int16, got " << code;
+  }
+  if (!s.hasOperand(2))
+    return attr.value_or(ElementType::U8);
+  ElementType zp = s.getElementKind(2);
+  if (!isQuantizedType(zp))
+    return s.emitOperandError(2)
+           << "must have element type ui8, i8, ui16 or i16, got "
+           << s.getElementType(2);
+  if (attr && *attr != zp)
+    return s.emitAttrError("output_dtype")
+           << "names " << getTypeName(*attr)
+           << ", but the zero point has element type " << s.getElementType(2);
+  return zp;
+}
+
+LogicalResult inferQuantize(InferState &s) {
+  if (failed(s.checkFloat(0)) || failed(checkScaleShape(s)))
+    return failure();
+  FailureOr<ElementType> type = getQuantizedType(s);
+  if (failed(type))
+    return failure();
+  s.addResult(s.getShape(0), getIRType(s.getContext(), *type));
+  return success();
+}
+
+/// round(v) half to even, plus the zero point, saturated to `type`.
+int64_t quantize(float v, float zp, std::pair<double, double> range) {
+  double q = double(std::nearbyint(v)) + zp;
+  return int64_t(std::clamp(q, range.first, range.second));
+}
+
+LogicalResult evalQuantize(EvalState &s) {
+  const Tensor &x = s.input(0), &scale = s.input(1);
+  ElementType type = *s.getResultElementType(0);
+  Tensor xf = convertTensor(x, ElementType::F32);
+  Tensor sf = convertTensor(scale, ElementType::F32);
+  ArrayRef<float> xv = xf.getValues<float>(), sv = sf.getValues<float>();
+  SmallVector<float> zp = getZeroPoints(s, sf.getNumElements());
+  SmallVector<int64_t> index = getScaleIndices(
+      x.getShape(), scale.getShape(), s.getAttrs().getInt("axis"),
+      s.getAttrs().getInt("block_size"));
+  std::pair<double, double> range = getRange(type);
+  SmallVector<int64_t> values(x.getNumElements());
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    values[i] = quantize(xv[i] / sv[index[i]], zp[index[i]], range);
+  s.addOutput(Tensor::fromInts(type, x.getShape(), values));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DynamicQuantizeLinear
+//===----------------------------------------------------------------------===//
+
+const ValueSpec dynamicQuantizeOperands[] = {{"x"}};
+const ValueSpec dynamicQuantizeResults[] = {
+    {"y"}, {"y_scale"}, {"y_zero_point"}};
+
+LogicalResult inferDynamicQuantize(InferState &s) {
+  if (s.getElementKind(0) != ElementType::F32)
+    return s.emitOperandError(0)
+           << "must have element type f32, got " << s.getElementType(0);
+  Context *ctx = s.getContext();
+  s.addResult(s.getShape(0), getIRType(ctx, ElementType::U8));
+  s.addResult({}, getIRType(ctx, ElementType::F32));
+  s.addResult({}, getIRType(ctx, ElementType::U8));
+  return success();
+}
+
+LogicalResult evalDynamicQuantize(EvalState &s) {
+  const Tensor &x = s.input(0);
+  ArrayRef<float> xv = x.getValues<float>();
+  // The range always holds 0, so that 0 is exact.
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : xv) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  float scale = (hi - lo) / 255.0f;
+  std::pair<double, double> range = getRange(ElementType::U8);
+  // All zeros: any scale quantizes them to 0 (ONNX divides by 0 here).
+  float zp = scale == 0.0f ? 0.0f : float(quantize(-lo / scale, 0.0f, range));
+  SmallVector<int64_t> values(xv.size());
+  for (auto [i, v] : llvm::enumerate(xv))
+    values[i] = scale == 0.0f ? 0 : quantize(v / scale, zp, range);
+  s.addOutput(Tensor::fromInts(ElementType::U8, x.getShape(), values));
+  s.addOutput(Tensor::fromDoubles(ElementType::F32, {}, {double(scale)}));
+  s.addOutput(Tensor::fromInts(ElementType::U8, {}, {int64_t(zp)}));
+  return success();
+}
+
+const OpDef dequantizeDef = {{"onnx.DequantizeLinear", dequantizeOperands,
+                              dequantizeResults, dequantizeAttrs,
+                              OpTrait::Pure},
+                             inferDequantize,
+                             evalDequantize};
+const OpDef quantizeDef = {{"onnx.QuantizeLinear", quantizeOperands,
+                            quantizeResults, quantizeAttrs, OpTrait::Pure},
+                           inferQuantize,
+                           evalQuantize};
+const OpDef dynamicQuantizeDef = {{"onnx.DynamicQuantizeLinear",
+                                   dynamicQuantizeOperands,
+                                   dynamicQuantizeResults,
+                                   {},
+                                   OpTrait::Pure},
+                                  inferDynamicQuantize,
+                                  evalDynamicQuantize};
+
+//===----------------------------------------------------------------------===//
+// Expansion into float elementwise ops
+//===----------------------------------------------------------------------===//
+
+class Expander {
+public:
+  Expander(Operation *op) : op(op), b(op->getContext()), loc(op->getLoc()) {
+    b.setInsertionPoint(op);
+  }
+
+  Value create(StringRef name, ValueRange operands,
+               ArrayRef<NamedAttribute> attrs = {}) {
+    Operation *created = createOp(b, loc, name, operands, attrs);
+    return created ? created->getResult(0) : Value();
+  }
+  Value cast(Value v, ElementType type) {
+    if (getElementType(cast_(v).getElementType()) == type)
+      return v;
+    return create("onnx.Cast", {v},
+                  {{b.getStringAttr("to"),
+                    TypeAttr::get(getIRType(b.getContext(), type))}});
+  }
+  Value constant(double value) {
+    return createConstant(b, loc,
+                          Tensor::fromDoubles(ElementType::F32, {}, {value})
+                              .toAttr(b.getContext()));
+  }
+  /// A scale or zero point, as f32, shaped to broadcast against x along
+  /// `axis` where it has one value per index.
+  Value broadcastable(Value param, int64_t rank, int64_t axis) {
+    Value f = cast(param, ElementType::F32);
+    auto type = cast_(param);
+    if (!f || getNumElements(type.getShape()) == 1 || type.getRank() != 1)
+      return f;
+    SmallVector<int64_t> shape(rank, 1);
+    shape[axis] = type.getShape()[0];
+    Value dims =
+        createConstant(b, loc,
+                       Tensor::fromInts(ElementType::I64, {rank}, shape)
+                           .toAttr(b.getContext()));
+    return create("onnx.Reshape", {f, dims});
+  }
+
+  Operation *op;
+  OpBuilder b;
+  Location loc;
+
+private:
+  static RankedTensorType cast_(Value v) {
+    return llvm::cast<RankedTensorType>(v.getType());
+  }
+};
+
+} // namespace
+
+LogicalResult expandQuantizeOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  OpAttrs attrs(op);
+  bool dynamic = name == "onnx.DynamicQuantizeLinear";
+  if (!dynamic && attrs.getInt("block_size") != 0)
+    return op->emitOpError()
+           << "quantizes per block, which has no GPU kernel yet "
+              "(--backend=ref runs it)";
+  Expander e(op);
+  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
+  int64_t rank = x.getRank(), axis = 0;
+  if (!dynamic) {
+    axis = attrs.getInt("axis");
+    if (axis < 0)
+      axis += rank;
+  }
+  Value xf = e.cast(op->getOperand(0), ElementType::F32);
+  SmallVector<Value> results;
+  if (name == "onnx.DequantizeLinear") {
+    Value scale = e.broadcastable(op->getOperand(1), rank, axis);
+    Value shifted = xf;
+    if (op->getNumOperands() > 2 && !isNoValue(op->getOperand(2)))
+      shifted = e.create("onnx.Sub",
+                         {xf, e.broadcastable(op->getOperand(2), rank, axis)});
+    Value y = e.create("onnx.Mul", {shifted, scale});
+    auto out = cast<RankedTensorType>(op->getResult(0).getType());
+    results.push_back(e.cast(y, *getElementType(out.getElementType())));
+  } else {
+    Value scale, zp;
+    if (dynamic) {
+      // The range of x and 0, over 255 steps; the zero point is where 0
+      // falls, rounded.
+      NamedAttribute keep = {e.b.getStringAttr("keepdims"),
+                             e.b.getI64IntegerAttr(0)};
+      Value zero = e.constant(0.0);
+      Value lo = e.create("onnx.Min",
+                          {e.create("onnx.ReduceMin", {xf}, {keep}), zero});
+      Value hi = e.create("onnx.Max",
+                          {e.create("onnx.ReduceMax", {xf}, {keep}), zero});
+      scale = e.create("onnx.Div",
+                       {e.create("onnx.Sub", {hi, lo}), e.constant(255.0)});
+      zp = e.create("onnx.Clip",
+                    {e.create("onnx.Round",
+                              {e.create("onnx.Div",
+                                        {e.create("onnx.Neg", {lo}), scale})}),
+                     zero, e.constant(255.0)});
+    } else {
+      scale = e.broadcastable(op->getOperand(1), rank, axis);
+      if (op->getNumOperands() > 2 && !isNoValue(op->getOperand(2)))
+        zp = e.broadcastable(op->getOperand(2), rank, axis);
+    }
+    auto out = cast<RankedTensorType>(op->getResult(0).getType());
+    ElementType type = *getElementType(out.getElementType());
+    std::pair<double, double> range = getRange(type);
+    Value q = e.create("onnx.Round", {e.create("onnx.Div", {xf, scale})});
+    if (zp)
+      q = e.create("onnx.Add", {q, zp});
+    q = e.create("onnx.Clip",
+                 {q, e.constant(range.first), e.constant(range.second)});
+    results.push_back(e.cast(q, type));
+    if (dynamic) {
+      results.push_back(scale);
+      results.push_back(e.cast(zp, ElementType::U8));
+    }
+  }
+  if (llvm::is_contained(results, Value()))
+    return failure();
+  for (auto [result, value] : llvm::zip(op->getResults(), results))
+    result.replaceAllUsesWith(value);
+  op->erase();
+  return success();
+}
+
+void appendQuantizeOps(std::vector<const OpDef *> &defs) {
+  defs.push_back(&dequantizeDef);
+  defs.push_back(&quantizeDef);
+  defs.push_back(&dynamicQuantizeDef);
+}
+
+} // namespace onyx::onnx

@@ -1,0 +1,23 @@
+//===- Quantize.h - Linear quantization as float ops ------------*- C++ -*-===//
+//
+// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear are defined in
+// Quantize.cpp (inference, reference evaluation). The GPU runs them as the
+// float elementwise ops they are made of, which elementwise fusion makes
+// one kernel.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Operation.h"
+
+namespace onyx::onnx {
+
+/// Replaces `op`, a QuantizeLinear, DequantizeLinear or
+/// DynamicQuantizeLinear, by the ops it computes in f32 (Cast, Sub, Mul;
+/// Div, Round, Add, Clip and a Cast to the integer type; the reductions of
+/// DynamicQuantizeLinear's range), a per-axis scale and zero point reshaped
+/// to broadcast along the axis. Fails with an error at `op` for a scale per
+/// block, which broadcasting cannot express.
+LogicalResult expandQuantizeOp(Operation *op);
+
+} // namespace onyx::onnx

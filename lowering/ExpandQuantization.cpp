@@ -1,0 +1,52 @@
+//===- ExpandQuantization.cpp - onnx-expand-quantization ------------------===//
+//
+// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear have no
+// kernels of their own: each becomes the f32 elementwise ops it computes
+// (expandQuantizeOp, dialect/onnx/Quantize.h), which onnx-fuse-elementwise
+// then makes one kernel with its neighbours. A quantized model runs
+// dequantized into the float kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Passes.h"
+
+#include "dialect/onnx/Quantize.h"
+
+#include "ir/BuiltinOps.h"
+
+namespace onyx::lowering {
+
+namespace {
+
+class ExpandQuantization : public Pass {
+public:
+  ExpandQuantization() : Pass("builtin.module") {}
+  StringRef getArgument() const override { return "onnx-expand-quantization"; }
+  StringRef getDescription() const override {
+    return "Expand QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear "
+           "into f32 elementwise ops";
+  }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<ExpandQuantization>();
+  }
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      StringRef name = op->getName().getStringRef();
+      if (name == "onnx.QuantizeLinear" || name == "onnx.DequantizeLinear" ||
+          name == "onnx.DynamicQuantizeLinear")
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (llvm::failed(onnx::expandQuantizeOp(op)))
+        signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createExpandQuantizationPass() {
+  return std::make_unique<ExpandQuantization>();
+}
+
+} // namespace onyx::lowering
