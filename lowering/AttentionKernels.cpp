@@ -12,9 +12,14 @@
 // com.microsoft.GroupQueryAttention, below, is the same walk over a KV
 // cache that it first writes.
 //
-// Not done yet: splitting a long t over several workgroups (a decode step
-// has few rows, so one workgroup per row leaves a large GPU idle at long
-// cache lengths).
+// A decode step has one query row per head: one workgroup per row would
+// leave a large GPU idle and make each row as slow as the chain of its
+// keys. There the keys of a long row are split among workgroups
+// (flash-decoding): each walks a share of the keys and leaves its partial
+// maximum, sum and weighted sum of V, and a second kernel combines the
+// parts. The split count is a run-time size (1 for rows of a prefill, where
+// the rows fill the GPU, and for short rows): one compiled plan serves
+// every cache length.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +61,104 @@ LogicalResult checkEqual(LoweringContext &ctx, Size a, Size b,
   if (sameSize(a, b))
     return success();
   return ctx.check(ctx.arith("gpu.eqi", a, b), message, {a, b});
+}
+
+/// Rows of fewer keys stay whole: below it the split saves the device a few
+/// microseconds (on an H100, 12 heads of 64, both kernels: 15 -> 11 us at
+/// 256 keys, 51 -> 14 at 1024), about what recording the second dispatch
+/// costs the host.
+constexpr int64_t kSplitFromKeys = 512;
+/// Fewest keys a workgroup of a split row walks.
+constexpr int64_t kMinSplitKeys = 64;
+/// Workgroups a split aims at across the heads of a row (several per
+/// multiprocessor of a large GPU).
+constexpr int64_t kSplitWorkgroups = 512;
+
+/// How the keys of a row are split among workgroups.
+struct AttentionSplit {
+  /// Workgroups per row, and keys per workgroup.
+  Size splits, chunk;
+  /// 1 where the run splits (the combine kernel's grid factor), else 0.
+  Size isSplit;
+};
+
+/// Rows of one query (decode steps) of kSplitFromKeys keys or more split
+/// them into parts of at least kMinSplitKeys keys, at most kSplitWorkgroups
+/// / heads of them; other rows stay whole.
+AttentionSplit chooseAttentionSplit(LoweringContext &ctx, Size seq, Size keys,
+                                    int64_t heads) {
+  AttentionSplit split;
+  int64_t cap = std::max<int64_t>(1, kSplitWorkgroups / std::max<int64_t>(
+                                                             heads, 1));
+  Size parts = ctx.atLeast(
+      ctx.min(ctx.ceilDiv(keys, Size(kMinSplitKeys)), Size(cap)), 1);
+  Size splitting = ctx.mul(ctx.arith("gpu.eqi", seq, Size(1)),
+                           ctx.arith("gpu.lei", Size(kSplitFromKeys), keys));
+  split.splits = ctx.select(splitting, parts, Size(1));
+  split.chunk = ctx.ceilDiv(keys, split.splits);
+  split.isSplit = ctx.sub(Size(1), ctx.arith("gpu.eqi", split.splits, Size(1)));
+  return split;
+}
+
+/// The float buffer of a split's partial records: [rows][splits][dv + 2]
+/// (one element where the run does not split).
+Value allocateAttentionParts(LoweringContext &ctx, Size rows,
+                             const AttentionSplit &split, int64_t dv) {
+  auto f32 = FloatType::getF32(ctx.getContext());
+  Size elements = ctx.mul(ctx.mul(rows, split.splits), Size(dv + 2));
+  if (elements.isStatic() && split.isSplit.isStatic())
+    return ctx.allocate(RankedTensorType::get(
+        {split.isSplit.constant ? elements.constant : 1}, f32));
+  elements = ctx.atLeast(ctx.mul(elements, split.isSplit), 1);
+  return ctx.allocate(RankedTensorType::get({ShapedType::kDynamic}, f32),
+                      {elements});
+}
+
+/// The first element of part `part`'s record of row (b, h, i) (GLSL uint
+/// expressions; S is the rows' count).
+std::string partRecord(int64_t heads, StringRef splits, StringRef part,
+                       int64_t dv) {
+  return fmt::format("(((b * {}u + h) * S + i) * {} + {}) * {}u", heads,
+                     splits.str(), part.str(), dv + 2);
+}
+
+/// The kernel that combines a split row's parts into the row of y at
+/// `yBase` (an expression of b, h, i and S): one workgroup per row,
+/// dispatched only where the run splits.
+void dispatchAttentionCombine(LoweringContext &ctx, const AttentionWalk &walk,
+                              const AttentionSplit &split, int64_t heads,
+                              Size seq, Size batch, StringRef yBase,
+                              Value parts, Value y) {
+  auto f32 = FloatType::getF32(ctx.getContext());
+  AttentionWalk combine = walk;
+  combine.workgroupSize = std::min<uint32_t>(walk.workgroupSize, 64);
+  KernelSizes sizes(ctx);
+  std::string S = sizes.get(seq), splits = sizes.get(split.splits);
+  KernelSpec spec;
+  spec.name = "attention_combine";
+  spec.workgroupSize = {combine.workgroupSize, 1, 1};
+  spec.glsl =
+      glsl::header(spec.workgroupSize) + sizes.declaration() +
+      "#define NEG_INF uintBitsToFloat(0xff800000u)\n" +
+      glsl::buffer(0, gpu::Access::Read, f32, "part") +
+      glsl::buffer(1, gpu::Access::Write, walk.elementType, "y") +
+      fmt::format("void main() {{\n"
+                  "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
+                  "gl_WorkGroupID.z;\n"
+                  "  uint tid = gl_LocalInvocationID.x;\n"
+                  "  uint S = {};\n"
+                  "  uint yBase = {};\n"
+                  "{}"
+                  "}}\n",
+                  S, yBase.str(),
+                  generateAttentionCombine(
+                      combine, splits, partRecord(heads, splits, "0u", walk.dv)));
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  ctx.dispatch(kernel, {ctx.mul(seq, split.isSplit), Size(heads), batch},
+               {parts, y}, push);
 }
 
 LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
@@ -154,13 +257,30 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     if (!bindings.back())
       return failure();
   }
-  bindings.push_back(y);
+  AttentionSplit split = chooseAttentionSplit(ctx, seq, t, heads);
+  bool maySplit = !split.isSplit.isStatic() || split.isSplit.constant != 0;
+  // Where every run splits, the walk writes only parts: y is the combine's.
+  bool alwaysSplit = split.isSplit.isStatic() && split.isSplit.constant != 0;
+  if (!alwaysSplit)
+    bindings.push_back(y);
+  if (maySplit && numBindings + 1 > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+    return ctx.emitError()
+           << "needs " << numBindings + 1
+           << " storage buffers, more than the target's "
+           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  Value parts;
+  if (maySplit) {
+    parts = allocateAttentionParts(
+        ctx, ctx.mul(ctx.mul(batch, Size(heads)), seq), split, dv);
+    bindings.push_back(parts);
+  }
 
   uint32_t wg =
       chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
                                ctx.getTarget().maxComputeWorkGroupInvocations);
   KernelSizes sizes(ctx);
-  std::string S = sizes.get(seq), T = sizes.get(t);
+  std::string S = sizes.get(seq), T = sizes.get(t),
+              splits = sizes.get(split.splits), chunk = sizes.get(split.chunk);
   // Keys and values [b, kv_heads, t, d], or a decoder's cache kept in its
   // state positions outermost, [t, b, kv_heads, d] (CacheAppend.cpp).
   std::string kvRow =
@@ -187,14 +307,27 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
                     ? fmt::format("      if (!{}) sc = NEG_INF;\n", load)
                     : fmt::format("      sc += {};\n", load));
   }
-  decls += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
+  if (!alwaysSplit)
+    decls += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
+  if (maySplit)
+    decls += glsl::buffer(numBindings - alwaysSplit, gpu::Access::Write,
+                          FloatType::getF32(ctx.getContext()), "part");
 
+  std::string yBase =
+      yTransposed ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, dv)
+                  : fmt::format("((b * {}u + h) * S + i) * {}u", heads, dv);
   AttentionWalk walk;
   walk.elementType = et;
   walk.workgroupSize = wg;
   walk.d = d;
   walk.dv = dv;
-  walk.keys = "T";
+  walk.first = fmt::format("sp * {}", chunk);
+  walk.keys = fmt::format("min(T, sp * {0} + {0})", chunk);
+  if (maySplit) {
+    walk.splitting =
+        alwaysSplit ? std::string("true") : fmt::format("{} > 1u", splits);
+    walk.record = partRecord(heads, splits, "sp", dv);
+  }
   walk.keyRow = fmt::format("({}) * {}u", kRow, d);
   walk.valueRow = fmt::format("({}) * {}u", vRow, dv);
   walk.scale = glsl::literal(et, scale);
@@ -203,8 +336,9 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   walk.store = glsl::store(et, "y", "yBase + {col}", "{value}");
   std::string main = fmt::format(
       "void main() {{\n"
-      "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
-      "gl_WorkGroupID.z;\n"
+      "  uint i = gl_WorkGroupID.x / {SPLITS}, sp = gl_WorkGroupID.x % "
+      "{SPLITS};\n"
+      "  uint h = gl_WorkGroupID.y, b = gl_WorkGroupID.z;\n"
       "  uint tid = gl_LocalInvocationID.x;\n"
       "  uint S = {S}, T = {T};\n"
       "  uint c0 = b, c1 = h, c2 = i;\n"
@@ -216,16 +350,14 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "  barrier();\n"
       "{walk}"
       "}}\n",
-      fmt::arg("S", S), fmt::arg("T", T), fmt::arg("D", d), fmt::arg("WG", wg),
+      fmt::arg("S", S), fmt::arg("T", T), fmt::arg("SPLITS", splits),
+      fmt::arg("D", d), fmt::arg("WG", wg),
       fmt::arg("kvRow", kvRow),
       fmt::arg("qBase",
                qInPlace
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)
                    : fmt::format("((b * {}u + h) * S + i) * {}u", heads, d)),
-      fmt::arg("yBase",
-               yTransposed
-                   ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, dv)
-                   : fmt::format("((b * {}u + h) * S + i) * {}u", heads, dv)),
+      fmt::arg("yBase", yBase),
       fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
       fmt::arg("walk", generateAttentionWalk(walk)));
 
@@ -236,12 +368,19 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
               declareAttentionWalk(walk) + main;
   for (unsigned i = 0; i + 1 < numBindings; ++i)
     spec.bindings.push_back(gpu::Access::Read);
-  spec.bindings.push_back(gpu::Access::Write);
+  if (!alwaysSplit)
+    spec.bindings.push_back(gpu::Access::Write);
+  if (maySplit)
+    spec.bindings.push_back(gpu::Access::Write);
   SmallVector<OpFoldResult> push;
   sizes.addTo(spec, push);
   KernelRef kernel = ctx.getOrCreateKernel(spec);
   // An empty grid dimension dispatches nothing.
-  ctx.dispatch(kernel, {seq, Size(heads), batch}, bindings, push);
+  ctx.dispatch(kernel, {ctx.mul(seq, split.splits), Size(heads), batch},
+               bindings, push);
+  if (maySplit)
+    dispatchAttentionCombine(ctx, walk, split, heads, seq, batch, yBase, parts,
+                             y);
   return success();
 }
 
@@ -544,13 +683,18 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                  views, push);
   }
 
-  // 2. The attention: one workgroup per (query row, head, batch).
+  // 2. The attention: one workgroup per (query row, head, batch), or per
+  // part of a row where a decode step's keys are split.
+  AttentionSplit split = chooseAttentionSplit(ctx, seq, total, heads);
+  bool maySplit = !split.isSplit.isStatic() || split.isSplit.constant != 0;
+  bool alwaysSplit = split.isSplit.isStatic() && split.isSplit.constant != 0;
   uint32_t wg =
       chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
                                ctx.getTarget().maxComputeWorkGroupInvocations);
   KernelSizes sizes(ctx);
   std::string S = sizes.get(seq), TOTAL = sizes.get(total),
-              LP = sizes.get(presentLength);
+              LP = sizes.get(presentLength), splits = sizes.get(split.splits),
+              chunk = sizes.get(split.chunk);
   SmallVector<Value> views = {query, presentK, presentV, seqlens};
   std::string decls = glsl::buffer(0, gpu::Access::Read, et, "q") +
                       glsl::buffer(1, gpu::Access::Read, et, "k") +
@@ -570,15 +714,57 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
     rotate = "  if (tid == 0u) {\n    uint pos = uint(start) + i;\n" +
              rotateCode(et, half, interleaved, "qs") + "  }\n  barrier();\n";
   }
-  decls += glsl::buffer(views.size(), gpu::Access::Write, et, "y");
-  spec.bindings.push_back(gpu::Access::Write);
-  views.push_back(y);
+  if (!alwaysSplit) {
+    decls += glsl::buffer(views.size(), gpu::Access::Write, et, "y");
+    spec.bindings.push_back(gpu::Access::Write);
+    views.push_back(y);
+  }
+  Value parts;
+  if (maySplit) {
+    parts = allocateAttentionParts(
+        ctx, ctx.mul(ctx.mul(batch, Size(heads)), seq), split, d);
+    decls += glsl::buffer(views.size(), gpu::Access::Write,
+                          FloatType::getF32(ctx.getContext()), "part");
+    spec.bindings.push_back(gpu::Access::Write);
+    views.push_back(parts);
+  }
+  if (views.size() > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+    return ctx.emitError() << "needs " << views.size()
+                           << " storage buffers, more than the target's "
+                           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  std::string yBase = fmt::format("((b * S + i) * {}u + h) * {}u", heads, d);
   AttentionWalk walk;
   walk.elementType = et;
   walk.workgroupSize = wg;
   walk.d = d;
   walk.dv = d;
-  walk.keys = "uint(min(start + int(i), sl)) + 1u";
+  walk.first = fmt::format("sp * {}", chunk);
+  walk.keys = fmt::format("min(uint(min(start + int(i), sl)) + 1u, sp * {0} + {0})",
+                          chunk);
+  // A row that does not fit the cache is zeros: its parts say so (part 0
+  // weighs 1 with a zero sum, the others nothing).
+  std::string zeroRow = fmt::format("for (uint c = tid; c < {}u; c += {}u) {}",
+                                    d, wg,
+                                    glsl::store(et, "y", "yBase + c",
+                                                glsl::literal(et, 0)));
+  if (maySplit) {
+    walk.splitting =
+        alwaysSplit ? std::string("true") : fmt::format("{} > 1u", splits);
+    walk.record = partRecord(heads, splits, "sp", d);
+    std::string zeroParts = fmt::format(
+        "{{\n"
+        "      uint rec = {0};\n"
+        "      for (uint c = tid; c < {1}u; c += {2}u) part.d[rec + 2u + c] = 0.0;\n"
+        "      if (tid == 0u) {{\n"
+        "        part.d[rec] = sp == 0u ? 0.0 : NEG_INF;\n"
+        "        part.d[rec + 1u] = sp == 0u ? 1.0 : 0.0;\n"
+        "      }}\n"
+        "    }}",
+        walk.record, d, wg);
+    zeroRow = alwaysSplit ? zeroParts
+                          : fmt::format("if ({}) {}\n    else {}",
+                                        walk.splitting, zeroParts, zeroRow);
+  }
   walk.keyRow = fmt::format("(kvRow + j) * {}u", d);
   walk.valueRow = fmt::format("(kvRow + jv) * {}u", d);
   walk.scale = glsl::literal(et, scale);
@@ -587,14 +773,15 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
       glsl::header(spec.workgroupSize) + sizes.declaration() + decls +
       declareAttentionWalk(walk) +
       fmt::format("void main() {{\n"
-                  "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
-                  "gl_WorkGroupID.z;\n"
+                  "  uint i = gl_WorkGroupID.x / {SPLITS}, sp = "
+                  "gl_WorkGroupID.x % {SPLITS};\n"
+                  "  uint h = gl_WorkGroupID.y, b = gl_WorkGroupID.z;\n"
                   "  uint tid = gl_LocalInvocationID.x;\n"
                   "  uint S = {S}, TOTAL = {TOTAL}, LP = {LP};\n"
                   "{start}"
-                  "  uint yBase = ((b * S + i) * {H}u + h) * {D}u;\n"
+                  "  uint yBase = {yBase};\n"
                   "  if (!fits) {{\n"
-                  "    for (uint c = tid; c < {D}u; c += {WG}u) {zero}\n"
+                  "    {zero}\n"
                   "    return;\n"
                   "  }}\n"
                   "  uint kvRow = (b * {KVH}u + h / {REP}u) * LP;\n"
@@ -610,15 +797,19 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                   fmt::arg("H", heads), fmt::arg("D", d), fmt::arg("WG", wg),
                   fmt::arg("KVH", kvHeads), fmt::arg("REP", heads / kvHeads),
                   fmt::arg("W", perToken * d),
-                  fmt::arg("zero", glsl::store(et, "y", "yBase + c",
-                                               glsl::literal(et, 0))),
+                  fmt::arg("zero", zeroRow), fmt::arg("yBase", yBase),
+                  fmt::arg("SPLITS", splits),
                   fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
                   fmt::arg("rotate", rotate),
                   fmt::arg("walk", generateAttentionWalk(walk)));
   SmallVector<OpFoldResult> push;
   sizes.addTo(spec, push);
   KernelRef kernel = ctx.getOrCreateKernel(spec);
-  ctx.dispatch(kernel, {seq, Size(heads), batch}, views, push);
+  ctx.dispatch(kernel, {ctx.mul(seq, split.splits), Size(heads), batch}, views,
+               push);
+  if (maySplit)
+    dispatchAttentionCombine(ctx, walk, split, heads, seq, batch, yBase, parts,
+                             y);
   return success();
 }
 

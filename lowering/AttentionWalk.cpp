@@ -79,6 +79,37 @@ std::string generateDot(const AttentionWalk &w) {
 }
 } // namespace
 
+std::string generateAttentionCombine(const AttentionWalk &w, StringRef splits,
+                                     StringRef record) {
+  // A part whose keys were all -inf has m = -inf and l = 0: its weight
+  // exp(m - M) is 0 unless every part is -inf, where M = -inf makes every
+  // weight NaN and the row NaN, as the unsplit walk gives.
+  std::string weight = "exp(part.d[r] - M)";
+  return fmt::format(
+      "  uint first = {record}, nParts = {splits};\n"
+      "  float M = NEG_INF;\n"
+      "  for (uint s = 0u; s < nParts; ++s)\n"
+      "    M = max(M, part.d[first + s * {R}]);\n"
+      "  float l = 0.0;\n"
+      "  for (uint s = 0u; s < nParts; ++s) {{\n"
+      "    uint r = first + s * {R};\n"
+      "    l += part.d[r + 1u] * {weight};\n"
+      "  }}\n"
+      "  for (uint c = tid; c < {DV}; c += {WG}) {{\n"
+      "    float acc = 0.0;\n"
+      "    for (uint s = 0u; s < nParts; ++s) {{\n"
+      "      uint r = first + s * {R};\n"
+      "      acc += part.d[r + 2u + c] * {weight};\n"
+      "    }}\n"
+      "    {store}\n"
+      "  }}\n",
+      fmt::arg("record", record.str()), fmt::arg("splits", splits.str()),
+      fmt::arg("R", u(w.dv + 2)), fmt::arg("DV", u(w.dv)),
+      fmt::arg("WG", u(w.workgroupSize)), fmt::arg("weight", weight),
+      fmt::arg("store", fmt::format(fmt::runtime(w.store), fmt::arg("col", "c"),
+                                    fmt::arg("value", "acc / l"))));
+}
+
 uint32_t chooseAttentionWorkgroup(uint32_t maxSizeX, uint32_t maxInvocations) {
   uint32_t limit = std::min({256u, maxSizeX, maxInvocations});
   uint32_t wg = 1;
@@ -141,7 +172,7 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "  uint nKeys = {keys};\n"
       "  float m = NEG_INF, lPart = 0.0;\n"
       "{accInit}"
-      "  for (uint t0 = 0u; t0 < nKeys; t0 += {WG}) {{\n"
+      "  for (uint t0 = {first}; t0 < nKeys; t0 += {WG}) {{\n"
       "    uint j = t0 + tid;\n"
       "    float sc = NEG_INF;\n"
       "    if (j < nKeys) {{\n"
@@ -177,7 +208,7 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "  float l = red[0];\n"
       "  barrier();\n",
       fmt::arg("LANES", u(lanes)), fmt::arg("GROUPS", u(groups)),
-      fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys),
+      fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys), fmt::arg("first", w.first),
       fmt::arg("keyRow", w.keyRow), fmt::arg("dot", generateDot(w)),
       fmt::arg("weighRows", weighRows), fmt::arg("scale", w.scale),
       fmt::arg("adjust", w.adjustScore),
@@ -185,16 +216,29 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       fmt::arg("sumTree", tree(wg, 1, "{a} + {b}", "tid")),
       fmt::arg("accInit", accInit), fmt::arg("accScale", accScale));
   // The groups' accumulators of each column meet in group 0.
+  std::string split = w.splitting.empty() ? "false" : w.splitting;
   for (int64_t a = 0; a < perThread; ++a) {
     std::string col = fmt::format("(lane + {})", u(a * lanes));
+    std::string store = fmt::format(fmt::runtime(w.store), fmt::arg("col", col),
+                                    fmt::arg("value", "red[tid] / l"));
+    std::string partStore =
+        fmt::format("part.d[{} + 2u + {}] = red[tid];", w.record, col);
+    if (w.splitting == "true")
+      store = partStore;
+    else if (!w.splitting.empty())
+      store = fmt::format("if ({}) {}\n    else {}", split, partStore, store);
     s += fmt::format("  red[tid] = acc{};\n  barrier();\n", a);
     s += tree(groups, lanes, "{a} + {b}", "grp");
     s += fmt::format("  if (grp == 0u && {} < {}) {{\n    {}\n  }}\n"
                      "  barrier();\n",
-                     col, u(w.dv),
-                     fmt::format(fmt::runtime(w.store), fmt::arg("col", col),
-                                 fmt::arg("value", "red[tid] / l")));
+                     col, u(w.dv), store);
   }
+  if (!w.splitting.empty())
+    s += fmt::format("  if ({} && tid == 0u) {{\n"
+                     "    part.d[{}] = m;\n"
+                     "    part.d[{} + 1u] = l;\n"
+                     "  }}\n",
+                     split, w.record, w.record);
   return s;
 }
 

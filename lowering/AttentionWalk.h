@@ -12,6 +12,8 @@
 
 #include "ir/Types.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <string>
 
@@ -25,8 +27,9 @@ struct AttentionWalk {
   uint32_t workgroupSize = 0;
   /// Head sizes of the keys and of the values.
   int64_t d = 0, dv = 0;
-  /// The number of keys (a uint expression).
-  std::string keys;
+  /// The walk's keys are [first, keys) of the row (uint expressions): a
+  /// split's share of a long row, or the whole row from 0.
+  std::string first = "0u", keys;
   /// The element offset of key `j`'s row in `k`, and of the value row of
   /// key `jv` in `v`.
   std::string keyRow, valueRow;
@@ -37,6 +40,15 @@ struct AttentionWalk {
   /// Stores `value` at column `col` of the output row: a format string with
   /// {col} and {value}.
   std::string store;
+  /// Where the row's keys are split among workgroups: `splitting`, a bool
+  /// expression uniform in the workgroup, says whether this run splits, and
+  /// then the walk leaves its partial result (the running maximum m, the
+  /// sum of weights l, and the unnormalized weighted sum of V) as a record
+  /// of dv + 2 floats [m, l, acc...] at `record` in the float buffer
+  /// `part`, for generateAttentionCombine. Empty: the walk stores the row;
+  /// "true": it only leaves parts (the kernel need not declare the row's
+  /// buffer).
+  std::string splitting, record;
 };
 
 /// Shared memory the walk uses: `qs` (d floats, which the kernel fills with
@@ -51,6 +63,15 @@ std::string declareAttentionWalk(const AttentionWalk &walk);
 /// groups' sums meet in a tree at the end. A row whose scores are all -inf
 /// gives NaN, as the softmax of -inf everywhere does.
 std::string generateAttentionWalk(const AttentionWalk &walk);
+
+/// A kernel's main() statements after `i`, `h`, `b` and `tid` are set that
+/// combine the `splits` records of a split row (starting at `record`, one
+/// after the other) into the row: the maximum of the parts' maxima M, the
+/// sum of their sums rescaled by exp(m - M), and each column's rescaled
+/// sum over it, stored through walk.store. Every invocation reads the
+/// parts' m and l (a few cached loads); invocations split the columns.
+std::string generateAttentionCombine(const AttentionWalk &walk,
+                                     StringRef splits, StringRef record);
 
 /// The largest power of two of at most 256 threads the target allows.
 uint32_t chooseAttentionWorkgroup(uint32_t maxSizeX, uint32_t maxInvocations);

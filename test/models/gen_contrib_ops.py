@@ -489,15 +489,28 @@ def genai_decoder(out_dir):
         f.write(model.SerializeToString())
 
 
+def gqa_split_cases(out_dir):
+    return [
+        # A decode step over a long cache: the keys of a row are split among
+        # workgroups (561 keys in 9 parts of 63; the second sequence's 451
+        # keys leave its last part empty).
+        gqa_case(out_dir, "gqa_decode_split", 2, 1, 2, 1, 8, 600, [560, 450],
+                 561),
+    ]
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "contrib")
     os.makedirs(out_dir, exist_ok=True)
     lines = (norm_cases(out_dir) + rotary_cases(out_dir) + gqa_cases(out_dir)
              + opset23_cases(out_dir))
+    genai_decoder(out_dir)
+    # Cases added later draw from the generator after the ones above, which
+    # therefore stay as they were.
+    lines += gqa_split_cases(out_dir)
     with open(os.path.join(out_dir, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    genai_decoder(out_dir)
 
 
 if __name__ == "__main__":

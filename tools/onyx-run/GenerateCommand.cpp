@@ -329,6 +329,8 @@ LogicalResult onyx::run::runGeneration(const Options &options,
                    << timeDispatchesByKernel(compiled->exe->getProfile())
                    << '\n';
       printRecordingProfile(*compiled->exe);
+      // Each dispatch of the last step, as --profile prints a plain run's.
+      printProfile(compiled->exe->getProfile());
       const DeviceCacheSession::StepTimes &t = (*session)->getStepTimes();
       if (t.steps)
         llvm::outs() << fmt::format(

@@ -4,6 +4,7 @@
 // RUN:   --input-set='@%S/Inputs/attention/q_s1_t7.npy;@%S/Inputs/attention/k_s1_t7.npy;@%S/Inputs/attention/v_s1_t7.npy;@%S/Inputs/attention/mask_s1_t7.npy' \
 // RUN:   --input-set='@%S/Inputs/attention/q_s1_t70.npy;@%S/Inputs/attention/k_s1_t70.npy;@%S/Inputs/attention/v_s1_t70.npy;@%S/Inputs/attention/mask_s1_t70.npy' \
 // RUN:   --input-set='@%S/Inputs/attention/q_s16_t16.npy;@%S/Inputs/attention/k_s16_t16.npy;@%S/Inputs/attention/v_s16_t16.npy;@%S/Inputs/attention/mask_s16_t16.npy' \
+// RUN:   --input-set='@%S/Inputs/attention/q_s1_t700.npy;@%S/Inputs/attention/k_s1_t700.npy;@%S/Inputs/attention/v_s1_t700.npy;@%S/Inputs/attention/mask_s1_t700.npy' \
 // RUN:   | FileCheck %s
 // RUN: onyx-opt %s --target=lavapipe --lower | FileCheck %s --check-prefix=LOWER
 
@@ -11,14 +12,19 @@
 // heads) and an additive mask, s and t known only at run time: lowered and
 // loaded once, run at several (s, t) in one process against the reference
 // backend (t = 70 and 130 span several tiles of keys). The inputs come from
-// Inputs/attention/gen_attention_inputs.py.
+// Inputs/attention/gen_attention_inputs.py. A single query row (s = 1) of
+// 512 keys or more splits them among workgroups, 64 or more each: t = 700
+// in 11 parts (two of them wholly masked) that a second kernel combines;
+// shorter rows and rows of s > 1 stay whole (the combine's grid is empty).
 
-// LOWER-COUNT-1: gpu.kernel @attention
+// LOWER: gpu.kernel @attention(
+// LOWER-NEXT: gpu.kernel @attention_combine(
 // LOWER-NOT: gpu.kernel
-// LOWER-COUNT-1: gpu.dispatch @attention
+// LOWER: gpu.dispatch @attention
+// LOWER: gpu.dispatch @attention_combine
 // LOWER-NOT: gpu.dispatch
 
-// CHECK: compile: {{.*}} (1 kernels compiled)
+// CHECK: compile: {{.*}} (2 kernels compiled)
 // CHECK: input set 0:
 // CHECK: output 0 vs ref: {{.*}} PASS
 // CHECK: input set 1:
@@ -28,6 +34,8 @@
 // CHECK: input set 3:
 // CHECK: output 0 vs ref: {{.*}} PASS
 // CHECK: input set 4:
+// CHECK: output 0 vs ref: {{.*}} PASS
+// CHECK: input set 5:
 // CHECK: output 0 vs ref: {{.*}} PASS
 func.func @main(%q: tensor<1x4x?x8xf32>, %k: tensor<1x2x?x8xf32>, %v: tensor<1x2x?x8xf32>, %mask: tensor<1x1x?x?xf32>) -> tensor<1x4x?x8xf32> {
   %y = "onnx.Attention"(%q, %k, %v, %mask) : (tensor<1x4x?x8xf32>, tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>, tensor<1x1x?x?xf32>) -> tensor<1x4x?x8xf32>

@@ -38,22 +38,29 @@
 // CHECK-NEXT: onnx23_rms_normalization: PASS
 // CHECK-NEXT: onnx23_rotary_embedding: PASS
 // CHECK-NEXT: onnx23_attention_gqa: PASS
+// CHECK-NEXT: gqa_decode_split: PASS
 // CHECK-NEXT: 0 failed
 
 // A decode step over a cache of a length known when compiling (GenAI's
 // shared max-length buffer) writes K and V into past's own memory and
-// attends: two dispatches, no copy; the total must fit the buffer, checked
-// at run time. A cache of symbolic length (growing by the step's tokens)
-// is copied into a present of max(past, total) rows first.
+// attends: no copy; the total must fit the buffer, checked at run time.
+// The attention's third dispatch combines the parts of rows whose keys a
+// run splits among workgroups (a decode step of 64 keys or more). A cache
+// of symbolic length (growing by the step's tokens) is copied into a
+// present of max(past, total) rows first.
 // RUN: onyx-opt %models/contrib/gqa_decode_shared.onnx --lower --target=lavapipe \
 // RUN:   | FileCheck %s --check-prefix=SHARED
 // SHARED: gpu.assert {{.*}} "'onnx.com.microsoft.GroupQueryAttention' op GroupQueryAttention: total_sequence_length {0} does not fit the cache of {1} positions"
 // SHARED-NOT: gpu.dispatch
 // SHARED: gpu.dispatch @gqa_update_cache
-// SHARED-NEXT: gpu.dispatch @gqa_attention
+// SHARED-NOT: gpu.dispatch
+// SHARED: gpu.dispatch @gqa_attention
+// SHARED-NOT: gpu.dispatch
+// SHARED: gpu.dispatch @attention_combine
 // SHARED-NOT: gpu.dispatch
 // RUN: onyx-opt %models/contrib/gqa_decode_grow.onnx --lower --target=lavapipe \
 // RUN:   | FileCheck %s --check-prefix=GROW
 // GROW: gpu.dispatch @gqa_copy_past
 // GROW: gpu.dispatch @gqa_update_cache
-// GROW-NEXT: gpu.dispatch @gqa_attention
+// GROW-NOT: gpu.dispatch
+// GROW: gpu.dispatch @gqa_attention

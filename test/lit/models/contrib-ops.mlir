@@ -34,4 +34,5 @@
 // CHECK-NEXT: onnx23_rms_normalization: PASS
 // CHECK-NEXT: onnx23_rotary_embedding: PASS
 // CHECK-NEXT: onnx23_attention_gqa: PASS
+// CHECK-NEXT: gqa_decode_split: PASS
 // CHECK-NEXT: 0 failed
