@@ -3,7 +3,9 @@
 // QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear have no
 // kernels of their own: each becomes the f32 elementwise ops it computes
 // (expandQuantizeOp, dialect/onnx/Quantize.h), which onnx-fuse-elementwise
-// then makes one kernel with its neighbours. A quantized model runs
+// then makes one kernel with its neighbours. MatMulInteger, ConvInteger,
+// QLinearMatMul and QLinearConv become the f32 MatMul or Conv of their
+// shifted operands and the requantization. A quantized model runs
 // dequantized into the float kernels.
 //
 //===----------------------------------------------------------------------===//
@@ -23,8 +25,8 @@ public:
   ExpandQuantization() : Pass("builtin.module") {}
   StringRef getArgument() const override { return "onnx-expand-quantization"; }
   StringRef getDescription() const override {
-    return "Expand QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear "
-           "into f32 elementwise ops";
+    return "Expand QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear "
+           "and the integer and QLinear MatMul and Conv into f32 ops";
   }
   std::unique_ptr<Pass> clone() const override {
     return std::make_unique<ExpandQuantization>();
@@ -34,7 +36,9 @@ public:
     getOperation()->walk([&](Operation *op) {
       StringRef name = op->getName().getStringRef();
       if (name == "onnx.QuantizeLinear" || name == "onnx.DequantizeLinear" ||
-          name == "onnx.DynamicQuantizeLinear")
+          name == "onnx.DynamicQuantizeLinear" ||
+          name == "onnx.MatMulInteger" || name == "onnx.ConvInteger" ||
+          name == "onnx.QLinearMatMul" || name == "onnx.QLinearConv")
         ops.push_back(op);
     });
     for (Operation *op : ops)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/onnx/Contraction.h"
 #include "dialect/onnx/SlidingWindow.h"
 
 #include "ir/Operation.h"
@@ -31,49 +32,42 @@ const AttrSpec convAttrs[] = {
     optionalAttr("strides", AttrType::Ints),
 };
 
-LogicalResult inferConv(InferState &s) {
-  if (failed(s.checkFloat(0)) || failed(s.checkSameElementType(0, 1)))
-    return failure();
-  int64_t rank = s.getRank(0);
+} // namespace
+
+FailureOr<SmallVector<int64_t>> inferConvShape(InferState &s, unsigned xi,
+                                               unsigned wi) {
+  int64_t rank = s.getRank(xi);
   if (rank < 3)
-    return s.emitOperandError(0)
+    return s.emitOperandError(xi)
            << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(0);
-  if (failed(s.checkRank(1, rank)))
+           << s.getType(xi);
+  if (failed(s.checkRank(wi, rank)))
     return failure();
-  ArrayRef<int64_t> x = s.getShape(0), w = s.getShape(1);
+  ArrayRef<int64_t> x = s.getShape(xi), w = s.getShape(wi);
   int64_t group = s.getAttrs().getInt("group");
   if (group < 1)
     return s.emitAttrError("group") << "must be positive, got " << group;
   int64_t channels = x[1], perGroup = w[1], filters = w[0];
   if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(perGroup) &&
       channels != perGroup * group)
-    return s.emitOperandError(1)
-           << "has " << perGroup << " input channels per group, but 'X' has "
-           << channels << " channels in " << group << " groups";
+    return s.emitOperandError(wi)
+           << "has " << perGroup << " input channels per group, but '"
+           << s.getOperandName(xi) << "' has " << channels << " channels in "
+           << group << " groups";
   if (!ShapedType::isDynamic(filters) && filters % group != 0)
-    return s.emitOperandError(1)
+    return s.emitOperandError(wi)
            << "has " << filters << " filters, not divisible into " << group
            << " groups";
-  if (s.hasOperand(2)) {
-    if (failed(s.checkSameElementType(0, 2)) || failed(s.checkRank(2, 1)))
-      return failure();
-    int64_t b = s.getShape(2)[0];
-    if (b != filters && !ShapedType::isDynamic(b) &&
-        !ShapedType::isDynamic(filters))
-      return s.emitOperandError(2) << "must have " << filters
-                                   << " elements (one per filter), got " << b;
-  }
   ArrayRef<int64_t> kernel = w.drop_front(2);
   if (llvm::any_of(kernel, ShapedType::isDynamic))
-    return s.emitOperandError(1)
-           << "must have static spatial dimensions, got " << s.getType(1);
+    return s.emitOperandError(wi)
+           << "must have static spatial dimensions, got " << s.getType(wi);
   std::optional<SmallVector<int64_t>> kernelShape =
       s.getAttrs().getInts("kernel_shape");
   if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
     return s.emitAttrError("kernel_shape")
-           << "does not match the spatial dimensions of 'W' (" << s.getType(1)
-           << ")";
+           << "does not match the spatial dimensions of '"
+           << s.getOperandName(wi) << "' (" << s.getType(wi) << ")";
   FailureOr<WindowGeometry> g =
       computeWindowGeometry(s.getAttrs(), x.drop_front(2), kernel, false,
                             [&] { return s.emitError(); });
@@ -81,7 +75,27 @@ LogicalResult inferConv(InferState &s) {
     return failure();
   SmallVector<int64_t> shape = {x[0], filters};
   shape.append(g->output.begin(), g->output.end());
-  s.addResult(shape, s.getElementType(0));
+  return shape;
+}
+
+namespace {
+
+LogicalResult inferConv(InferState &s) {
+  if (failed(s.checkFloat(0)) || failed(s.checkSameElementType(0, 1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = inferConvShape(s, 0, 1);
+  if (failed(shape))
+    return failure();
+  if (s.hasOperand(2)) {
+    if (failed(s.checkSameElementType(0, 2)) || failed(s.checkRank(2, 1)))
+      return failure();
+    int64_t b = s.getShape(2)[0], filters = (*shape)[1];
+    if (b != filters && !ShapedType::isDynamic(b) &&
+        !ShapedType::isDynamic(filters))
+      return s.emitOperandError(2) << "must have " << filters
+                                   << " elements (one per filter), got " << b;
+  }
+  s.addResult(*shape, s.getElementType(0));
   return success();
 }
 
@@ -100,8 +114,10 @@ template <typename F> void forEachIndex(ArrayRef<int64_t> sizes, F fn) {
   }
 }
 
-LogicalResult evalConv(EvalState &s) {
-  const Tensor &xT = s.input(0), &wT = s.input(1);
+} // namespace
+
+FailureOr<Tensor> convolve(EvalState &s, const Tensor &xT, const Tensor &wT,
+                           const Tensor &biasT) {
   ArrayRef<int64_t> xs = xT.getShape(), ws = wT.getShape();
   int64_t group = s.getAttrs().getInt("group");
   FailureOr<WindowGeometry> g =
@@ -122,8 +138,8 @@ LogicalResult evalConv(EvalState &s) {
   ArrayRef<double> xv = x.getValues<double>(), wv = w.getValues<double>();
   MutableArrayRef<double> ov = out.getMutableValues<double>();
   Tensor bias;
-  if (s.hasInput(2))
-    bias = convertTensor(s.input(2), ElementType::F64);
+  if (biasT)
+    bias = convertTensor(biasT, ElementType::F64);
 
   int64_t inPlane = getNumElements(inSizes);
   int64_t kernelSize = getNumElements(kernel);
@@ -161,7 +177,17 @@ LogicalResult evalConv(EvalState &s) {
       });
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  return out;
+}
+
+namespace {
+
+LogicalResult evalConv(EvalState &s) {
+  FailureOr<Tensor> out = convolve(s, s.input(0), s.input(1),
+                                   s.hasInput(2) ? s.input(2) : Tensor());
+  if (failed(out))
+    return failure();
+  s.addOutput(convertTensor(*out, s.input(0).getElementType()));
   return success();
 }
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/Contraction.h"
 
 #include "ir/Operation.h"
 
@@ -56,10 +56,8 @@ ElementType getComputeType(ElementType type) {
 // MatMul
 //===----------------------------------------------------------------------===//
 
-const ValueSpec matMulOperands[] = {{"A"}, {"B"}};
-const ValueSpec matMulResults[] = {{"Y"}};
+} // namespace
 
-/// The result shape of numpy matmul; nullopt when the operands do not fit.
 std::optional<SmallVector<int64_t>>
 getMatMulShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b, std::string &why) {
   if (a.empty() || b.empty()) {
@@ -91,26 +89,7 @@ getMatMulShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b, std::string &why) {
   return result;
 }
 
-LogicalResult inferMatMul(InferState &s) {
-  if (failed(s.checkNumeric(0)) || failed(s.checkSameElementType(0, 1)))
-    return failure();
-  std::string why;
-  std::optional<SmallVector<int64_t>> shape =
-      getMatMulShape(s.getShape(0), s.getShape(1), why);
-  if (!shape)
-    return s.emitError() << "cannot multiply " << s.getType(0) << " by "
-                         << s.getType(1) << ": " << why;
-  s.addResult(*shape, s.getElementType(0));
-  return success();
-}
-
-LogicalResult evalMatMul(EvalState &s) {
-  const Tensor &a = s.input(0), &b = s.input(1);
-  std::string why;
-  std::optional<SmallVector<int64_t>> shape =
-      getMatMulShape(a.getShape(), b.getShape(), why);
-  if (!shape || a.getElementType() == ElementType::Bool)
-    return s.emitError() << "cannot multiply: " << why;
+Tensor multiplyMatrices(const Tensor &a, const Tensor &b) {
   SmallVector<int64_t> aShape(a.getShape()), bShape(b.getShape());
   if (aShape.size() == 1)
     aShape.insert(aShape.begin(), 1);
@@ -137,7 +116,35 @@ LogicalResult evalMatMul(EvalState &s) {
                  o + i * m * n, m, n, k);
     }
   });
-  s.addOutput(convertTensor(out, a.getElementType()).reshape(*shape));
+  std::string why;
+  return out.reshape(*getMatMulShape(a.getShape(), b.getShape(), why));
+}
+
+namespace {
+
+const ValueSpec matMulOperands[] = {{"A"}, {"B"}};
+const ValueSpec matMulResults[] = {{"Y"}};
+
+LogicalResult inferMatMul(InferState &s) {
+  if (failed(s.checkNumeric(0)) || failed(s.checkSameElementType(0, 1)))
+    return failure();
+  std::string why;
+  std::optional<SmallVector<int64_t>> shape =
+      getMatMulShape(s.getShape(0), s.getShape(1), why);
+  if (!shape)
+    return s.emitError() << "cannot multiply " << s.getType(0) << " by "
+                         << s.getType(1) << ": " << why;
+  s.addResult(*shape, s.getElementType(0));
+  return success();
+}
+
+LogicalResult evalMatMul(EvalState &s) {
+  const Tensor &a = s.input(0), &b = s.input(1);
+  std::string why;
+  if (!getMatMulShape(a.getShape(), b.getShape(), why) ||
+      a.getElementType() == ElementType::Bool)
+    return s.emitError() << "cannot multiply: " << why;
+  s.addOutput(convertTensor(multiplyMatrices(a, b), a.getElementType()));
   return success();
 }
 

@@ -48,6 +48,7 @@ ArrayRef<const OpDef *> getOpDefs() {
     appendControlFlowOps(result);
     appendRecurrentOps(result);
     appendQuantizeOps(result);
+    appendQuantizedContractionOps(result);
     llvm::sort(result, [](const OpDef *a, const OpDef *b) {
       return a->schema.name < b->schema.name;
     });

@@ -220,6 +220,7 @@ void appendDataDependentOps(std::vector<const OpDef *> &defs);
 void appendControlFlowOps(std::vector<const OpDef *> &defs);
 void appendRecurrentOps(std::vector<const OpDef *> &defs);
 void appendQuantizeOps(std::vector<const OpDef *> &defs);
+void appendQuantizedContractionOps(std::vector<const OpDef *> &defs);
 
 /// Patterns rooted on one family's op that belong to another's knowledge:
 /// BatchNormalization folding into the Conv before it (Conv.cpp).

@@ -307,12 +307,17 @@ public:
     b.setInsertionPoint(op);
   }
 
+  /// Null if an operand is (an earlier op failed, having reported why).
   Value create(StringRef name, ValueRange operands,
                ArrayRef<NamedAttribute> attrs = {}) {
+    if (llvm::is_contained(operands, Value()))
+      return {};
     Operation *created = createOp(b, loc, name, operands, attrs);
     return created ? created->getResult(0) : Value();
   }
   Value cast(Value v, ElementType type) {
+    if (!v)
+      return v;
     if (getElementType(cast_(v).getElementType()) == type)
       return v;
     return create("onnx.Cast", {v},
@@ -333,11 +338,35 @@ public:
       return f;
     SmallVector<int64_t> shape(rank, 1);
     shape[axis] = type.getShape()[0];
-    Value dims =
-        createConstant(b, loc,
-                       Tensor::fromInts(ElementType::I64, {rank}, shape)
-                           .toAttr(b.getContext()));
-    return create("onnx.Reshape", {f, dims});
+    return reshape(f, shape);
+  }
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    if (!v)
+      return v;
+    Value dims = createConstant(
+        b, loc,
+        Tensor::fromInts(ElementType::I64, {int64_t(shape.size())}, shape)
+            .toAttr(b.getContext()));
+    return create("onnx.Reshape", {v, dims});
+  }
+  /// A zero point or scale of a contraction as f32: one value as a scalar,
+  /// one per row of A (1-D) as [M, 1], one per output channel as [M, 1,
+  /// ...] for a tensor of rank `rank` whose channel axis is `channelAxis`
+  /// (-1: not a channel parameter); anything else as it is (it broadcasts).
+  Value contractionParam(Value param, bool perRow, int64_t rank = 0,
+                         int64_t channelAxis = -1) {
+    Value f = cast(param, ElementType::F32);
+    auto type = cast_(param);
+    if (getNumElements(type.getShape()) == 1)
+      return type.getRank() == 0 ? f : reshape(f, {});
+    if (type.getRank() != 1)
+      return f;
+    if (channelAxis >= 0) {
+      SmallVector<int64_t> shape(rank - channelAxis, 1);
+      shape[0] = type.getShape()[0];
+      return reshape(f, shape);
+    }
+    return perRow ? reshape(f, {type.getShape()[0], 1}) : f;
   }
 
   Operation *op;
@@ -350,10 +379,77 @@ private:
   }
 };
 
+/// MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv as f32:
+/// the operands shifted by their zero points, the MatMul or Conv (whose
+/// zero padding pads the shifted input with its zero point), and a Cast to
+/// i32 or the requantization. Exact while every partial sum stays below
+/// 2^24; the multiplier is applied in f32 where the reference evaluator
+/// applies it in double, which moves a result by one only where the exact
+/// product lies within f32's rounding of a half.
+LogicalResult expandContraction(Operation *op, StringRef name) {
+  bool qlinear = name.starts_with("onnx.QLinear");
+  bool conv = name.contains("Conv");
+  unsigned x = 0, xZp = 2, w = qlinear ? 3 : 1, wZp = qlinear ? 5 : 3;
+  auto has = [&](unsigned i) {
+    return i < op->getNumOperands() && !isNoValue(op->getOperand(i));
+  };
+  Expander e(op);
+  auto out = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t wRank = cast<RankedTensorType>(op->getOperand(w).getType()).getRank();
+  Value xf = e.cast(op->getOperand(x), ElementType::F32);
+  if (has(xZp))
+    xf = e.create("onnx.Sub",
+                  {xf, e.contractionParam(op->getOperand(xZp), true)});
+  Value wf = e.cast(op->getOperand(w), ElementType::F32);
+  if (has(wZp))
+    wf = e.create(
+        "onnx.Sub",
+        {wf, conv ? e.contractionParam(op->getOperand(wZp), false, wRank, 0)
+                  : e.contractionParam(op->getOperand(wZp), false)});
+  Value acc;
+  if (conv) {
+    SmallVector<Value> operands = {xf, wf};
+    if (qlinear && has(8))
+      operands.push_back(e.cast(op->getOperand(8), ElementType::F32));
+    SmallVector<NamedAttribute> attrs(op->getAttrs().begin(),
+                                      op->getAttrs().end());
+    acc = e.create("onnx.Conv", operands, attrs);
+  } else {
+    acc = e.create("onnx.MatMul", {xf, wf});
+  }
+  Value result;
+  if (!qlinear) {
+    result = e.cast(acc, ElementType::I32);
+  } else {
+    Value xScale = e.contractionParam(op->getOperand(1), true);
+    Value wScale =
+        conv ? e.contractionParam(op->getOperand(4), false, out.getRank(), 1)
+             : e.contractionParam(op->getOperand(4), false);
+    Value multiplier =
+        e.create("onnx.Div", {e.create("onnx.Mul", {xScale, wScale}),
+                              e.contractionParam(op->getOperand(6), false)});
+    ElementType type = *getElementType(out.getElementType());
+    std::pair<double, double> range = getRange(type);
+    Value q = e.create("onnx.Round", {e.create("onnx.Mul", {acc, multiplier})});
+    q = e.create("onnx.Add", {q, e.contractionParam(op->getOperand(7), false)});
+    q = e.create("onnx.Clip",
+                 {q, e.constant(range.first), e.constant(range.second)});
+    result = e.cast(q, type);
+  }
+  if (!result)
+    return failure();
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return success();
+}
+
 } // namespace
 
 LogicalResult expandQuantizeOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
+  if (name == "onnx.MatMulInteger" || name == "onnx.ConvInteger" ||
+      name == "onnx.QLinearMatMul" || name == "onnx.QLinearConv")
+    return expandContraction(op, name);
   OpAttrs attrs(op);
   bool dynamic = name == "onnx.DynamicQuantizeLinear";
   if (!dynamic && attrs.getInt("block_size") != 0)

@@ -17,7 +17,11 @@ namespace onyx::onnx {
 /// Div, Round, Add, Clip and a Cast to the integer type; the reductions of
 /// DynamicQuantizeLinear's range), a per-axis scale and zero point reshaped
 /// to broadcast along the axis. Fails with an error at `op` for a scale per
-/// block, which broadcasting cannot express.
+/// block, which broadcasting cannot express. Also replaces MatMulInteger,
+/// ConvInteger, QLinearMatMul and QLinearConv (QuantizedContraction.cpp) by
+/// the f32 MatMul or Conv of their operands shifted by the zero points and
+/// a Cast to i32 or the requantization (exact while partial sums stay below
+/// 2^24).
 LogicalResult expandQuantizeOp(Operation *op);
 
 } // namespace onyx::onnx

@@ -39,7 +39,8 @@ bool onyx::conformance::isTargetOp(StringRef op) {
       // Contractions and group statistics.
       "Einsum", "GroupNormalization",
       // Linear quantization.
-      "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"};
+      "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
+      "MatMulInteger", "ConvInteger", "QLinearMatMul", "QLinearConv"};
   return llvm::is_contained(kOps, op);
 }
 
