@@ -4,6 +4,7 @@
 // and can be printed around (`--print-ir-after-all`):
 //
 //   onnx-flatten-control-flow  If/Loop/Scan become straight-line ops
+//   onnx-unroll-recurrent      RNN/GRU/LSTM become their steps' ops
 //   onnx-expand-quantization   Q/DQ become f32 elementwise ops
 //   onnx-static-shapes      every `?` reaches only generators that handle it
 //   onnx-merge-projections  MatMuls of one A by constant weights -> one + Split
@@ -23,6 +24,7 @@
 namespace onyx::lowering {
 
 std::unique_ptr<Pass> createFlattenControlFlowPass();
+std::unique_ptr<Pass> createUnrollRecurrentPass();
 std::unique_ptr<Pass> createExpandQuantizationPass();
 std::unique_ptr<Pass> createStaticShapesPass();
 std::unique_ptr<Pass> createMergeProjectionsPass();

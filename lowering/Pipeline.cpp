@@ -6,6 +6,7 @@ namespace onyx::lowering {
 
 void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createFlattenControlFlowPass());
+  pm.addPass(createUnrollRecurrentPass());
   pm.addPass(createExpandQuantizationPass());
   pm.addPass(createStaticShapesPass());
   pm.addPass(createMergeProjectionsPass());
@@ -17,6 +18,7 @@ void buildLoweringPipeline(OpPassManager &pm) {
 
 void registerLoweringPasses() {
   registerPass(createFlattenControlFlowPass);
+  registerPass(createUnrollRecurrentPass);
   registerPass(createExpandQuantizationPass);
   registerPass(createStaticShapesPass);
   registerPass(createMergeProjectionsPass);
@@ -25,8 +27,9 @@ void registerLoweringPasses() {
   registerPass(createPlanBuffersPass);
   registerPass(createCompileKernelsPass);
   registerPassPipeline("lower",
-                       "Lower onnx to gpu: flattened control flow, expanded "
-                       "quantization, static shapes, merged projections, "
+                       "Lower onnx to gpu: flattened control flow, unrolled "
+                       "recurrent layers, expanded quantization, static "
+                       "shapes, merged projections, "
                        "elementwise fusion, "
                        "kernel generation, buffer planning, shader "
                        "compilation",

@@ -14,10 +14,11 @@
 // them (ONNX's defaults for the others).
 //
 // The evaluator follows the ONNX spec's equations step by step, in double.
+// On the GPU the same steps are unrolled into ops (RecurrentUnroll.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/Recurrent.h"
 
 #include "ir/Operation.h"
 
@@ -25,24 +26,25 @@
 
 namespace onyx::onnx {
 
-namespace {
-
-enum class Cell { RNN, GRU, LSTM };
+Cell getRecurrentCell(StringRef name) {
+  return name == "onnx.RNN"   ? Cell::RNN
+         : name == "onnx.GRU" ? Cell::GRU
+                              : Cell::LSTM;
+}
 
 unsigned getNumGates(Cell cell) {
   return cell == Cell::RNN ? 1 : cell == Cell::GRU ? 3 : 4;
 }
 
-Cell getCell(StringRef name) {
-  return name == "onnx.RNN" ? Cell::RNN
-         : name == "onnx.GRU" ? Cell::GRU
-                              : Cell::LSTM;
-}
-
-/// The activations a cell applies per direction, and their defaults.
 unsigned getNumActivations(Cell cell) {
   return cell == Cell::RNN ? 1 : cell == Cell::GRU ? 2 : 3;
 }
+
+int64_t getNumDirections(const OpAttrs &attrs) {
+  return attrs.getString("direction") == "bidirectional" ? 2 : 1;
+}
+
+namespace {
 
 const StringRef kDirections[] = {"forward", "reverse", "bidirectional"};
 
@@ -83,9 +85,10 @@ const AttrSpec lstmAttrs[] = {RECURRENT_COMMON_ATTRS,
 #undef RECURRENT_COMMON_ATTRS
 
 const StringRef kActivationNames[] = {
-    "Relu",       "Tanh",        "Sigmoid", "Affine",   "LeakyRelu",
-    "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu", "Softsign",
-    "Softplus"};
+    "Relu",       "Tanh",        "Sigmoid",
+    "Affine",     "LeakyRelu",   "ThresholdedRelu",
+    "ScaledTanh", "HardSigmoid", "Elu",
+    "Softsign",   "Softplus"};
 
 /// Whether `name` is an activation ONNX's recurrent ops accept (the spec
 /// spells them in CamelCase; exporters sometimes in lower case).
@@ -94,13 +97,8 @@ bool isActivation(StringRef name) {
                       [&](StringRef n) { return n.equals_insensitive(name); });
 }
 
-/// The number of directions; the attribute's value was checked.
-int64_t getNumDirections(const OpAttrs &attrs) {
-  return attrs.getString("direction") == "bidirectional" ? 2 : 1;
-}
-
 LogicalResult inferRecurrent(InferState &s) {
-  Cell cell = getCell(s.getDef().schema.name);
+  Cell cell = getRecurrentCell(s.getDef().schema.name);
   const OpAttrs &attrs = s.getAttrs();
   int64_t gates = getNumGates(cell);
   int64_t dirs = getNumDirections(attrs);
@@ -113,8 +111,8 @@ LogicalResult inferRecurrent(InferState &s) {
       return failure();
   ArrayRef<int64_t> x = s.getShape(0), w = s.getShape(1), r = s.getShape(2);
   int64_t seq = x[layout == 0 ? 0 : 1], batch = x[layout == 0 ? 1 : 0];
-  int64_t hidden = attrs.has("hidden_size") ? attrs.getInt("hidden_size")
-                                            : r[2];
+  int64_t hidden =
+      attrs.has("hidden_size") ? attrs.getInt("hidden_size") : r[2];
   if (!ShapedType::isDynamic(hidden) && hidden <= 0)
     return s.emitAttrError("hidden_size") << "must be positive, got " << hidden;
   // A known size that disagrees with another is an error; `?` matches.
@@ -193,38 +191,32 @@ LogicalResult inferRecurrent(InferState &s) {
   return success();
 }
 
-/// One activation with its alpha and beta.
-struct Activation {
-  std::string name;
-  double alpha = 0, beta = 0;
+} // namespace
 
-  double operator()(double x) const {
-    if (name == "relu")
-      return x > 0 ? x : 0;
-    if (name == "tanh")
-      return std::tanh(x);
-    if (name == "sigmoid")
-      return 1 / (1 + std::exp(-x));
-    if (name == "affine")
-      return alpha * x + beta;
-    if (name == "leakyrelu")
-      return x >= 0 ? x : alpha * x;
-    if (name == "thresholdedrelu")
-      return x > alpha ? x : 0;
-    if (name == "scaledtanh")
-      return alpha * std::tanh(beta * x);
-    if (name == "hardsigmoid")
-      return std::max(0.0, std::min(1.0, alpha * x + beta));
-    if (name == "elu")
-      return x >= 0 ? x : alpha * (std::exp(x) - 1);
-    if (name == "softsign")
-      return x / (1 + std::abs(x));
-    return std::log1p(std::exp(x)); // softplus
-  }
-};
+double Activation::operator()(double x) const {
+  if (name == "relu")
+    return x > 0 ? x : 0;
+  if (name == "tanh")
+    return std::tanh(x);
+  if (name == "sigmoid")
+    return 1 / (1 + std::exp(-x));
+  if (name == "affine")
+    return alpha * x + beta;
+  if (name == "leakyrelu")
+    return x >= 0 ? x : alpha * x;
+  if (name == "thresholdedrelu")
+    return x > alpha ? x : 0;
+  if (name == "scaledtanh")
+    return alpha * std::tanh(beta * x);
+  if (name == "hardsigmoid")
+    return std::max(0.0, std::min(1.0, alpha * x + beta));
+  if (name == "elu")
+    return x >= 0 ? x : alpha * (std::exp(x) - 1);
+  if (name == "softsign")
+    return x / (1 + std::abs(x));
+  return std::log1p(std::exp(x)); // softplus
+}
 
-/// The activations of every direction, alpha and beta consumed in order by
-/// the activations that take them (ONNX's defaults where the lists end).
 SmallVector<Activation> getActivations(Cell cell, const OpAttrs &attrs,
                                        int64_t dirs) {
   SmallVector<StringRef> names;
@@ -268,13 +260,15 @@ SmallVector<Activation> getActivations(Cell cell, const OpAttrs &attrs,
       usesAlpha = false;
     }
     a.alpha = usesAlpha && nextAlpha < alphas.size() ? alphas[nextAlpha++]
-                                                      : defaultAlpha;
+                                                     : defaultAlpha;
     a.beta =
         usesBeta && nextBeta < betas.size() ? betas[nextBeta++] : defaultBeta;
     result.push_back(a);
   }
   return result;
 }
+
+namespace {
 
 /// A tensor's elements as doubles.
 std::vector<double> toDoubles(const Tensor &t) {
@@ -286,7 +280,7 @@ std::vector<double> toDoubles(const Tensor &t) {
 
 LogicalResult evalRecurrent(EvalState &s) {
   Operation *op = s.getOp();
-  Cell cell = getCell(op->getName().getStringRef());
+  Cell cell = getRecurrentCell(op->getName().getStringRef());
   const OpAttrs &attrs = s.getAttrs();
   int64_t gates = getNumGates(cell), dirs = getNumDirections(attrs);
   int64_t layout = attrs.getInt("layout");
@@ -297,8 +291,8 @@ LogicalResult evalRecurrent(EvalState &s) {
   int64_t hidden = s.input(2).getShape()[2];
   std::vector<double> x = toDoubles(xt), w = toDoubles(s.input(1)),
                       r = toDoubles(s.input(2));
-  std::vector<double> b(dirs * 2 * gates * hidden, 0.0), p(dirs * 3 * hidden,
-                                                           0.0);
+  std::vector<double> b(dirs * 2 * gates * hidden, 0.0),
+      p(dirs * 3 * hidden, 0.0);
   if (s.hasInput(3))
     b = toDoubles(s.input(3));
   std::vector<int64_t> lens(batch, seq);
@@ -363,7 +357,8 @@ LogicalResult evalRecurrent(EvalState &s) {
       double *cs = &c[stateIndex(d, n, 0)];
       for (int64_t step = 0; step < lens[n]; ++step) {
         int64_t t = reverse ? lens[n] - 1 - step : step;
-        const double *xv = &x[layout ? (n * seq + t) * in : (t * batch + n) * in];
+        const double *xv =
+            &x[layout ? (n * seq + t) * in : (t * batch + n) * in];
         for (int64_t j = 0; j < gates * hidden; ++j) {
           double sx = wb[j], sh = rb[j];
           for (int64_t k = 0; k < in; ++k)
@@ -400,11 +395,11 @@ LogicalResult evalRecurrent(EvalState &s) {
           // Gates in the order i, o, f, c; peepholes in the order i, o, f.
           for (int64_t k = 0; k < hidden; ++k) {
             double ig = f(clipped(xw[k] + hr[k] + pd[k] * cs[k]));
-            double fg = inputForget
-                            ? 1 - ig
-                            : f(clipped(xw[2 * hidden + k] +
-                                        hr[2 * hidden + k] +
-                                        pd[2 * hidden + k] * cs[k]));
+            double fg =
+                inputForget
+                    ? 1 - ig
+                    : f(clipped(xw[2 * hidden + k] + hr[2 * hidden + k] +
+                                pd[2 * hidden + k] * cs[k]));
             double cg = g(clipped(xw[3 * hidden + k] + hr[3 * hidden + k]));
             cNext[k] = fg * cs[k] + ig * cg;
             double og = f(clipped(xw[hidden + k] + hr[hidden + k] +
@@ -440,7 +435,8 @@ LogicalResult evalRecurrent(EvalState &s) {
     int64_t n = layout ? rest / dirs : rest % batch;
     return stateIndex(d, n, k);
   };
-  s.addOutput(makeTensor(stateShape, [&](int64_t i) { return h[fromLayout(i)]; }));
+  s.addOutput(
+      makeTensor(stateShape, [&](int64_t i) { return h[fromLayout(i)]; }));
   if (cell == Cell::LSTM)
     s.addOutput(
         makeTensor(stateShape, [&](int64_t i) { return c[fromLayout(i)]; }));

@@ -1,10 +1,13 @@
-// onnx.RNN on the reference backend with a linear cell (Affine, alpha 1,
+// onnx.RNN on the reference backend and on Vulkan (unrolled by
+// onnx-unroll-recurrent, the length a run-time input) with a linear cell (Affine, alpha 1,
 // beta 0: h_t = x_t * w + h_{t-1} * r), both directions and a sequence
 // length shorter than the sequence: the reverse direction starts at the
 // last valid step, and steps past the length write zeros to Y and leave
 // the state alone.
 // RUN: onyx-run %s --backend=ref --input=3x1x1xf32=1,2,3 --input=1xi32=2 | FileCheck %s
 // RUN: onyx-run %s --backend=ref --input=3x1x1xf32=1,2,3 --input=1xi32=3 | FileCheck %s --check-prefix=FULL
+// RUN: onyx-run %s --validate --input=3x1x1xf32=1,2,3 --input=1xi32=2 | FileCheck %s
+// RUN: onyx-run %s --validate --input=3x1x1xf32=1,2,3 --input=1xi32=3 | FileCheck %s --check-prefix=FULL
 
 // CHECK:      output 0: tensor<3x2x1x1xf32> = [1, 2, 2.5, 2, 0, 0]
 // CHECK-NEXT: output 1: tensor<2x1x1xf32> = [2.5, 2]

@@ -1,0 +1,58 @@
+//===- UnrollRecurrent.cpp - onnx-unroll-recurrent ------------------------===//
+//
+// RNN, GRU and LSTM have no kernels of their own: with the sequence length
+// known when compiling, each becomes its time steps unrolled into MatMul,
+// Slice and elementwise ops (unrollRecurrentOp, dialect/onnx/Recurrent.h),
+// which the later passes fuse and lower like any others. A layer whose
+// sizes are known only at run time is an error at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Passes.h"
+
+#include "dialect/onnx/Recurrent.h"
+
+#include "ir/BuiltinOps.h"
+
+namespace onyx::lowering {
+
+namespace {
+
+class UnrollRecurrent : public Pass {
+public:
+  UnrollRecurrent() : Pass("builtin.module") {}
+  StringRef getArgument() const override { return "onnx-unroll-recurrent"; }
+  StringRef getDescription() const override {
+    return "Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into "
+           "MatMul and elementwise ops per time step";
+  }
+  std::unique_ptr<Pass> clone() const override {
+    auto copy = std::make_unique<UnrollRecurrent>();
+    copy->maxUnrolledOps = maxUnrolledOps.getValue();
+    return copy;
+  }
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      StringRef name = op->getName().getStringRef();
+      if (name == "onnx.RNN" || name == "onnx.GRU" || name == "onnx.LSTM")
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (llvm::failed(onnx::unrollRecurrentOp(op, maxUnrolledOps)))
+        signalPassFailure();
+  }
+
+private:
+  PassOption<int64_t> maxUnrolledOps{
+      this, "max-unrolled-ops",
+      "The most ops one unrolled recurrent layer may have", int64_t(1) << 16};
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createUnrollRecurrentPass() {
+  return std::make_unique<UnrollRecurrent>();
+}
+
+} // namespace onyx::lowering
