@@ -2,6 +2,8 @@
 
 #include "lowering/Passes.h"
 
+#include "rewrite/Passes.h"
+
 namespace onyx::lowering {
 
 void buildLoweringPipeline(OpPassManager &pm) {
@@ -12,6 +14,11 @@ void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createMergeProjectionsPass());
   pm.addPass(createFuseElementwisePass());
   pm.addPass(createConvertOnnxToGpuPass());
+  // Each op's generator spells the host arithmetic of its sizes on its own:
+  // the same products, maxima and constants recur for every dispatch. The
+  // runtime evaluates and walks that host program at every new shape (every
+  // decode step), so it is deduplicated before buffers are planned.
+  pm.addPass(createCSEPass());
   pm.addPass(createPlanBuffersPass());
   pm.addPass(createCompileKernelsPass());
 }
@@ -31,7 +38,8 @@ void registerLoweringPasses() {
                        "recurrent layers, expanded quantization, static "
                        "shapes, merged projections, "
                        "elementwise fusion, "
-                       "kernel generation, buffer planning, shader "
+                       "kernel generation, cse of the host arithmetic, buffer "
+                       "planning, shader "
                        "compilation",
                        buildLoweringPipeline);
 }

@@ -297,6 +297,8 @@ LogicalResult Executable::createPipelines() {
   for (Operation &op : func.front()) {
     if (isa<gpu::DispatchOp>(&op))
       dispatchSegment.push_back(readCounts.size());
+    if (isa<gpu::UploadOp, gpu::DownloadOp, gpu::CopyOp, gpu::DispatchOp>(&op))
+      commandOps.push_back({position, &op});
     if (auto count = dyn_cast<gpu::ReadCountOp>(&op)) {
       readCounts.push_back(count);
       cuts.push_back(position);
@@ -672,10 +674,9 @@ LogicalResult Executable::record(Recording &r) {
   // The ops of this recording's segment: from after the previous read
   // count to the next (the whole block without read counts).
   unsigned first = r.level ? cuts[r.level - 1] + 1 : 0, end = cuts[r.level];
-  unsigned position = 0;
-  for (Operation &op : func.front()) {
-    unsigned at = position++;
-    if (at == end)
+  for (auto [at, opPointer] : commandOps) {
+    Operation &op = *opPointer;
+    if (at >= end)
       break;
     if (at < first) {
       // Whether the earlier segments' dispatches ran, for the profile.

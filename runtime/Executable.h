@@ -423,6 +423,10 @@ private:
   /// `countStaging`, 8 bytes each.
   SmallVector<gpu::ReadCountOp> readCounts;
   SmallVector<unsigned> cuts;
+  /// The ops a recording turns into commands (uploads, downloads, copies
+  /// and dispatches) with their block positions: the block is mostly the
+  /// host program, which recording need not walk again.
+  std::vector<std::pair<unsigned, Operation *>> commandOps;
   std::vector<unsigned> dispatchSegment;
   std::unique_ptr<Buffer> countStaging;
 

@@ -491,9 +491,9 @@ LogicalResult Executable::placeMemory(Recording &r) {
     total = slot.offset + size;
     return slot;
   };
-  unsigned position = 0;
-  for (Operation &op : block) {
-    if (position++ == cut)
+  for (auto [at, opPointer] : commandOps) {
+    Operation &op = *opPointer;
+    if (at >= cut)
       break;
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();

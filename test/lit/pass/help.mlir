@@ -19,7 +19,7 @@
 // The lowering passes, and `lower`, the pipeline of them.
 // CHECK-NEXT:   --gpu-compile-kernels - Compile the GLSL of gpu.kernel ops to SPIR-V (shaderc)
 // CHECK-NEXT:   --gpu-plan-buffers - Place gpu.alloc tensors in one arena by liveness (first fit)
-// CHECK-NEXT:   --lower - Lower onnx to gpu: flattened control flow, unrolled recurrent layers, expanded quantization, static shapes, merged projections, elementwise fusion, kernel generation, buffer planning, shader compilation
+// CHECK-NEXT:   --lower - Lower onnx to gpu: flattened control flow, unrolled recurrent layers, expanded quantization, static shapes, merged projections, elementwise fusion, kernel generation, cse of the host arithmetic, buffer planning, shader compilation
 // CHECK-NEXT:   --onnx-expand-quantization - Expand QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and the integer and QLinear MatMul and Conv into f32 ops
 // CHECK-NEXT:   --onnx-flatten-control-flow[=<options>] - Unroll onnx.Loop and onnx.Scan of counts known when compiling, and turn onnx.If on a run-time condition into both branches and a Where
 // CHECK-NEXT:       max-unrolled-ops=<value> - The most ops one unrolled Loop or Scan may have (iterations times the ops of its body) (default: 65536)
