@@ -9,7 +9,44 @@
 
 #include <cstdlib>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ONYX_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ONYX_LEAK_CHECKED 1
+#endif
+#endif
+#ifdef ONYX_LEAK_CHECKED
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
 namespace onyx::runtime {
+
+#ifdef ONYX_LEAK_CHECKED
+/// LeakSanitizer reports at exit, after vkDestroyInstance has unloaded the
+/// driver and the layers: the frames of their own leaks (the validation
+/// layer's synchronization checks never free a command buffer's state, for
+/// one) would then name no module, and the suppressions that name those
+/// libraries (test/sanitize/lsan.supp) could not match. Sanitizer builds keep
+/// every library loaded now mapped until the process exits.
+static void keepLoadedLibrariesMapped() {
+  std::vector<std::string> paths;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        if (info->dlpi_name && info->dlpi_name[0])
+          static_cast<std::vector<std::string> *>(data)->push_back(
+              info->dlpi_name);
+        return 0;
+      },
+      &paths);
+  // RTLD_NOLOAD opens only what is loaded and marks it never to unload.
+  for (const std::string &path : paths)
+    if (void *handle =
+            dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+      dlclose(handle);
+}
+#endif
 
 static constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
 /// The oldest Vulkan whose features onyx queries and relies on
@@ -160,6 +197,9 @@ LogicalResult Instance::init(const InstanceOptions &options) {
   if (result != VK_SUCCESS)
     return emitError(loc) << "vkCreateInstance failed: "
                           << getResultName(result);
+#ifdef ONYX_LEAK_CHECKED
+  keepLoadedLibrariesMapped();
+#endif
   if (failed(api.loadInstance(instance, validation, error)))
     return emitError(loc) << error;
   if (validation) {
