@@ -72,7 +72,11 @@ LogicalResult Executable::checkInputs(ArrayRef<HostTensorRef> inputs,
   // Checked before the key, which reads the values host ops read.
   for (Operation *op : valueReaders) {
     for (Value operand : op->getOperands()) {
-      unsigned arg = cast<BlockArgument>(operand).getArgNumber();
+      // gpu.scale_dim's size is a host value, not an input.
+      auto argument = dyn_cast<BlockArgument>(operand);
+      if (!argument)
+        continue;
+      unsigned arg = argument.getArgNumber();
       if (llvm::is_contained(options.argumentsFromState, arg))
         return op->emitOpError()
                << "reads the values of an argument that comes from a state";
