@@ -263,14 +263,25 @@ std::vector<OutputTensor> Session::runVulkan(Variant &variant,
   return outputs;
 }
 
-std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
-                                       const run::GenerationOptions &options) {
+/// The ids of each sequence of `result`.
+static std::vector<std::vector<int64_t>>
+toLists(const run::GenerationResult &result) {
+  std::vector<std::vector<int64_t>> lists;
+  for (ArrayRef<int64_t> ids : result.ids)
+    lists.emplace_back(ids.begin(), ids.end());
+  return lists;
+}
+
+std::vector<std::vector<int64_t>>
+Session::generate(ArrayRef<SmallVector<int64_t>> prompts,
+                  const run::GenerationOptions &options) {
   std::string error;
   FailureOr<run::DecoderInterface> interface =
       run::DecoderInterface::find(signature, error);
   if (failed(interface))
     throw Error(ErrorKind::InvalidArgument, name + ": " + error);
-  if (failed(run::checkPrompt(*interface, prompt, options, error)))
+  if (failed(run::checkPrompts(*interface, prompts, options, error)) ||
+      failed(run::checkEndId(*interface, options, error)))
     throw Error(ErrorKind::InvalidArgument, error);
   std::string reported;
   auto report = [&](const std::string &message) { reported += message; };
@@ -285,11 +296,12 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
     // One plan for every step, the cache on the device (the lock held).
     FailureOr<std::unique_ptr<run::DeviceCacheSession>> decoder =
         run::DeviceCacheSession::create(*interface, *symbolic->executable,
-                                        options.maxSeq, report);
+                                        options.maxSeq, report,
+                                        int64_t(prompts.size()));
     if (failed(decoder))
       fail(symbolic.get(), ErrorKind::Run, reported);
     FailureOr<run::GenerationResult> result =
-        run::generate(**decoder, prompt, options);
+        run::generate(**decoder, prompts, options);
     if (failed(result)) {
       decoder->reset(); // holds buffers of the device
       recoverIfLost(symbolic.get());
@@ -298,7 +310,7 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
       fail(symbolic.get(), ErrorKind::Run,
            reported.empty() ? "the generation failed" : reported);
     checkValidation();
-    return std::vector<int64_t>(result->ids.begin(), result->ids.end());
+    return toLists(*result);
   }
   // Each step through run(), which takes the lock itself.
   lock.unlock();
@@ -319,11 +331,11 @@ std::vector<int64_t> Session::generate(ArrayRef<int64_t> prompt,
   };
   run::HostCacheSession decoder(std::move(*interface), step, report);
   FailureOr<run::GenerationResult> result =
-      run::generate(decoder, prompt, options);
+      run::generate(decoder, prompts, options);
   if (failed(result))
     throw Error(ErrorKind::Run,
                 reported.empty() ? "the generation failed" : reported);
-  return std::vector<int64_t>(result->ids.begin(), result->ids.end());
+  return toLists(*result);
 }
 
 void Session::checkValidation() {

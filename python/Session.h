@@ -80,14 +80,15 @@ public:
   /// element types the caller checked, and returns every output.
   std::vector<OutputTensor> run(ArrayRef<InputView> inputs);
 
-  /// Generates tokens after `prompt` with a decoder in the exporters' cache
-  /// interface (onyx_generate's loop) and returns the new ids. With a
-  /// variant compiled for symbolic dimensions the cache stays on the device
-  /// (DeviceCacheSession); otherwise each step runs through run(), the cache
-  /// through the host. A model without the
-  /// interface or a bad prompt throws InvalidArgument.
-  std::vector<int64_t> generate(ArrayRef<int64_t> prompt,
-                                const run::GenerationOptions &options);
+  /// Generates tokens after `prompts` (one batch, left-padded) with a
+  /// decoder in the exporters' cache interface (onyx_generate's loop) and
+  /// returns each sequence's new ids. With a variant compiled for symbolic
+  /// dimensions the cache stays on the device (DeviceCacheSession);
+  /// otherwise each step runs through run(), the cache through the host. A
+  /// model without the interface or a bad prompt throws InvalidArgument.
+  std::vector<std::vector<int64_t>>
+  generate(ArrayRef<SmallVector<int64_t>> prompts,
+           const run::GenerationOptions &options);
 
 private:
   struct Variant;

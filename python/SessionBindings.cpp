@@ -176,10 +176,9 @@ public:
   std::vector<NodeArg> getOutputs() const;
   py::list run(py::object outputNames, py::object feed);
   std::string getDevice() const { return session->getDeviceDescription(); }
-  std::vector<int64_t> generate(std::vector<int64_t> prompt,
-                                unsigned maxNewTokens, double temperature,
-                                unsigned topK, double topP, uint64_t seed,
-                                int64_t maxSeq);
+  py::object generate(py::object prompts, unsigned maxNewTokens,
+                      double temperature, unsigned topK, double topP,
+                      uint64_t seed, int64_t maxSeq, py::object eosId);
 
 private:
   /// The array given for `input`, checked against its declaration; `sizes`
@@ -421,24 +420,45 @@ py::list PySession::run(py::object outputNames, py::object feed) {
   return results;
 }
 
-std::vector<int64_t> PySession::generate(std::vector<int64_t> prompt,
-                                         unsigned maxNewTokens,
-                                         double temperature, unsigned topK,
-                                         double topP, uint64_t seed,
-                                         int64_t maxSeq) {
+py::object PySession::generate(py::object prompts, unsigned maxNewTokens,
+                               double temperature, unsigned topK, double topP,
+                               uint64_t seed, int64_t maxSeq,
+                               py::object eosId) {
   if (topP <= 0 || topP > 1 || temperature < 0 || maxSeq < 0)
     invalid("top_p must be in (0, 1], temperature and max_seq at least 0");
+  // A list of ids is one prompt; a list of lists of ids, a batch.
+  if (!py::isinstance<py::sequence>(prompts) ||
+      py::isinstance<py::str>(prompts))
+    invalid("prompt_ids must be a list of ids or a list of lists of ids");
+  auto sequence = prompts.cast<py::sequence>();
+  bool batched = py::len(sequence) > 0 &&
+                 py::isinstance<py::sequence>(sequence[0]) &&
+                 !py::isinstance<py::str>(sequence[0]);
+  SmallVector<SmallVector<int64_t>> batch;
+  try {
+    if (batched)
+      for (py::handle prompt : sequence)
+        batch.push_back(llvm::to_vector(prompt.cast<std::vector<int64_t>>()));
+    else
+      batch.push_back(llvm::to_vector(prompts.cast<std::vector<int64_t>>()));
+  } catch (const py::cast_error &) {
+    invalid("prompt_ids must be a list of ids or a list of lists of ids");
+  }
   run::GenerationOptions options;
   options.newTokens = maxNewTokens;
   options.maxSeq = maxSeq;
   options.sampling = {temperature, topK, topP, seed};
-  std::vector<int64_t> ids;
+  if (!eosId.is_none())
+    options.eosId = eosId.cast<int64_t>();
+  std::vector<std::vector<int64_t>> ids;
   {
     py::gil_scoped_release release;
-    ids = session->generate(prompt, options);
+    ids = session->generate(batch, options);
   }
   warn();
-  return ids;
+  if (!batched)
+    return py::cast(ids.front());
+  return py::cast(ids);
 }
 
 //===----------------------------------------------------------------------===//
@@ -498,8 +518,12 @@ void onyx::python::bindSession(py::module_ &m) {
            py::arg("max_new_tokens"), py::kw_only(),
            py::arg("temperature") = 0.0, py::arg("top_k") = 0,
            py::arg("top_p") = 1.0, py::arg("seed") = 0, py::arg("max_seq") = 0,
+           py::arg("eos_id") = py::none(),
            "Continues `prompt_ids` with a decoder in the exporters' cache "
-           "interface; greedy unless temperature > 0. Returns the new ids.");
+           "interface; greedy unless temperature > 0. Returns the new ids. "
+           "A list of prompts (lists of ids) runs as one left-padded batch "
+           "and returns a list of ids per prompt; a sequence that emits "
+           "`eos_id` stops there.");
 
   py::class_<PyDevice>(m, "Device", "A Vulkan device of the machine.")
       .def_readonly("index", &PyDevice::index)

@@ -19,13 +19,22 @@ decoders (symbolic batch, seq and past dims):
   llama  RMSNorm, rotary embeddings (rotate-half form), grouped-query
          attention, SiLU-gated MLP, untied output embedding
 
-Weights are random from fixed seeds. For each model it writes NAME.onnx and
+Weights are random from fixed seeds. For each model it writes NAME.onnx,
 NAME.greedy.txt:
 
   prompt: ID,ID,...          (the --prompt-ids of onyx-run)
   ids: ID ID ...             (PyTorch's greedy continuation)
   min-margin: X              (smallest gap between the best and second-best
                               logit over the steps: how far from a tie)
+
+and NAME.batch.txt, the greedy continuation of a batch of prompts of
+different lengths run together, left-padded as Hugging Face's generate pads
+for decoder-only models (pad id PAD_ID, attention_mask 0 on the padding,
+position_ids counting only the real tokens, the padding at position 1):
+
+  prompt: ID,ID,...          (one line per sequence, in batch order)
+  ids: ID ID ...             (one line per sequence, in batch order)
+  min-margin: X
 
 The continuation starts with a prefill from an empty cache (past = 0), then
 decodes one token per step feeding present back as past.
@@ -78,6 +87,9 @@ SIZES = {
 }
 SEEDS = {"gpt2": 11, "llama": 12}
 PROMPT = [5, 17, 42, 8, 3, 29, 11]
+# The shorter prompt first, so that the padded row is not the last one.
+BATCH_PROMPTS = [[60, 9, 33], PROMPT]
+PAD_ID = 0
 NEW_TOKENS = 12
 GAIN = 4.0
 
@@ -285,6 +297,48 @@ def greedy(model, arch, c, prompt, new_tokens, forget=False):
     return out, margin
 
 
+def batched_step_inputs(prompts, arch, c):
+    """The prefill of a left-padded batch: ids, attention_mask and
+    position_ids [batch, longest] as Hugging Face's generate makes them
+    (position_ids = cumsum(mask) - 1, and 1 on the padding)."""
+    longest = max(len(p) for p in prompts)
+    ids = [[PAD_ID] * (longest - len(p)) + p for p in prompts]
+    mask = [[0] * (longest - len(p)) + [1] * len(p) for p in prompts]
+    mask = torch.tensor(mask, dtype=torch.int64)
+    positions = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 1)
+    return torch.tensor(ids, dtype=torch.int64), mask, positions
+
+
+def batched_greedy(model, arch, c, prompts, new_tokens, wrong=None):
+    """PyTorch's greedy continuation of `prompts` run as one batch, and the
+    smallest top-1/top-2 gap of any sequence. `wrong` pads wrongly, for the
+    check that the reference ids tell right padding from wrong:
+    "mask" attends to the padding, "positions" counts it."""
+    batch = len(prompts)
+    ids, mask, positions = batched_step_inputs(prompts, arch, c)
+    if wrong == "mask":
+        mask = torch.ones_like(mask)
+    elif wrong == "positions":
+        positions = torch.arange(ids.shape[1]).expand(batch, -1)
+    shape = cache_shape(arch, c, 0)
+    cache = [torch.zeros((batch,) + shape[1:]) for _ in range(2 * c["layers"])]
+    out, margin = [[] for _ in prompts], math.inf
+    with torch.no_grad():
+        for _ in range(new_tokens):
+            results = model(ids, mask, positions, *cache)
+            last = results[0][:, -1]
+            top = torch.topk(last, 2).values
+            margin = min(margin, float((top[:, 0] - top[:, 1]).min()))
+            tokens = torch.argmax(last, dim=-1)
+            for row, token in enumerate(tokens.tolist()):
+                out[row].append(token)
+            cache = list(results[1:])
+            ids = tokens.unsqueeze(1)
+            mask = torch.cat([mask, torch.ones(batch, 1, dtype=torch.int64)], 1)
+            positions = positions[:, -1:] + 1
+    return out, margin
+
+
 def export(model, arch, c, path):
     layers = c["layers"]
     past_names = [f"past_key_values.{i}.{kind}" for i in range(layers)
@@ -333,6 +387,28 @@ def main():
             f.write(f"ids: {' '.join(map(str, ids))}\n")
             f.write(f"min-margin: {margin:.4f}\n")
         print(f"{name}: {' '.join(map(str, ids))} (min margin {margin:.4f})")
+        rows, margin = batched_greedy(model, arch, c, BATCH_PROMPTS, NEW_TOKENS)
+        # Padding must not change a sequence: each row is what its prompt
+        # alone continues with.
+        for prompt, row in zip(BATCH_PROMPTS, rows):
+            alone, _ = greedy(model, arch, c, prompt, NEW_TOKENS)
+            assert row == alone, f"{name}: the padded batch differs from {prompt}"
+        # Rotary embeddings see only differences of positions, so positions
+        # that count the padding (shifted by a row's padding) change a
+        # Llama's ids only by rounding: that check is GPT-2's.
+        for wrong in ("mask", "positions") if arch == "gpt2" else ("mask",):
+            bad, _ = batched_greedy(model, arch, c, BATCH_PROMPTS, NEW_TOKENS,
+                                    wrong)
+            assert bad != rows, \
+                f"{name}: padding with the wrong {wrong} gives the same ids"
+        with open(os.path.join(args.out, name + ".batch.txt"), "w") as f:
+            for prompt in BATCH_PROMPTS:
+                f.write(f"prompt: {','.join(map(str, prompt))}\n")
+            for row in rows:
+                f.write(f"ids: {' '.join(map(str, row))}\n")
+            f.write(f"min-margin: {margin:.4f}\n")
+        print(f"{name} batch: {' / '.join(' '.join(map(str, r)) for r in rows)}"
+              f" (min margin {margin:.4f})")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ using namespace onyx::run;
 
 FailureOr<std::unique_ptr<DeviceCacheSession>>
 DeviceCacheSession::create(DecoderInterface interface, runtime::Executable &exe,
-                           int64_t maxSeq, ErrorFunction report) {
+                           int64_t maxSeq, ErrorFunction report,
+                           int64_t batch) {
   if (exe.getFunction().getNumArguments() != interface.numInputs) {
     report(fmt::format("the compiled model takes {} inputs; its signature "
                        "names {}",
@@ -27,18 +28,19 @@ DeviceCacheSession::create(DecoderInterface interface, runtime::Executable &exe,
     bindings.push_back({entry.output, entry.input});
   if (failed(exe.setStateBindings(bindings)))
     return failure();
-  // The whole cache at once: no step grows it (batch 1).
+  // The whole cache at once: no step grows it.
   if (maxSeq)
     for (auto [binding, entry] : llvm::enumerate(interface.cache)) {
       auto argType = cast<RankedTensorType>(
           exe.getFunction().getArgument(entry.input).getType());
-      uint64_t bytes = uint64_t(maxSeq) * entry.heads * entry.headDim *
+      uint64_t bytes = uint64_t(maxSeq) * uint64_t(batch) * entry.heads *
+                       entry.headDim *
                        getElementByteSize(argType.getElementType());
       if (failed(exe.reserveState(binding, bytes)))
         return failure();
     }
-  return std::unique_ptr<DeviceCacheSession>(
-      new DeviceCacheSession(std::move(interface), exe, std::move(report)));
+  return std::unique_ptr<DeviceCacheSession>(new DeviceCacheSession(
+      std::move(interface), exe, std::move(report), batch));
 }
 
 std::vector<runtime::HostTensorRef>
@@ -54,8 +56,8 @@ DeviceCacheSession::makeStep(int64_t seq, runtime::RunOptions &options,
     }
     // Shape only: the data comes when the step runs.
     auto argType = cast<RankedTensorType>(func.getArgument(input).getType());
-    inputs[input] = {RankedTensorType::get({1, size}, argType.getElementType()),
-                     {}};
+    inputs[input] = {
+        RankedTensorType::get({batch, size}, argType.getElementType()), {}};
   };
   setToken(interface.inputIds, 0, seq);
   setToken(interface.attentionMask, 1, total);
@@ -65,7 +67,7 @@ DeviceCacheSession::makeStep(int64_t seq, runtime::RunOptions &options,
     auto argType =
         cast<RankedTensorType>(func.getArgument(entry.input).getType());
     inputs[entry.input] = {
-        RankedTensorType::get({1, entry.heads, pastLength, entry.headDim},
+        RankedTensorType::get({batch, entry.heads, pastLength, entry.headDim},
                               argType.getElementType()),
         {}};
     // The prefill's past is empty: nothing to read from a state.
@@ -74,31 +76,35 @@ DeviceCacheSession::makeStep(int64_t seq, runtime::RunOptions &options,
     options.resultsToState.push_back(entry.output);
   }
   // Only the last position's logits are read back when the vocabulary is
-  // known; otherwise all of them, and the last row is taken here.
-  if (interface.vocabSize)
-    options.lastElements.push_back({interface.logits, *interface.vocabSize});
+  // known and they are the last elements: a step of one position, or of one
+  // row. Otherwise all of them, and each row's last is taken here.
+  if (lastOnly(seq))
+    options.lastElements.push_back(
+        {interface.logits, uint64_t(batch * *interface.vocabSize)});
   return inputs;
 }
 
-FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
-                                                          unsigned nextTokens) {
-  auto seq = int64_t(ids.size());
+FailureOr<SmallVector<float>>
+DeviceCacheSession::forward(const DecoderStep &step, unsigned nextTokens) {
+  int64_t seq = step.seq;
   int64_t total = pastLength + seq;
   FuncOp func = exe.getFunction();
   Context *ctx = func->getContext();
+  if (step.batch != batch) {
+    report(fmt::format("a step of {} sequences in a generation of {}",
+                       step.batch, batch));
+    return failure();
+  }
 
   // The token inputs go through the host, in the order makeStep takes
   // them; the cache is shape only.
   SmallVector<Tensor> tokens;
-  tokens.push_back(Tensor::fromInts(interface.idType, {1, seq}, ids));
-  tokens.push_back(Tensor::fromInts(interface.maskType, {1, total},
-                                    SmallVector<int64_t>(total, 1)));
-  if (interface.positionIds) {
-    SmallVector<int64_t> positions(seq);
-    std::iota(positions.begin(), positions.end(), pastLength);
+  tokens.push_back(Tensor::fromInts(interface.idType, {batch, seq}, step.ids));
+  tokens.push_back(
+      Tensor::fromInts(interface.maskType, {batch, total}, step.mask));
+  if (interface.positionIds)
     tokens.push_back(
-        Tensor::fromInts(interface.positionType, {1, seq}, positions));
-  }
+        Tensor::fromInts(interface.positionType, {batch, seq}, step.positions));
   std::vector<runtime::HostTensor> hostTokens;
   for (const Tensor &token : tokens)
     hostTokens.push_back(toHostTensor(token, token.getType(ctx)));
@@ -112,11 +118,11 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
         .count();
   };
   bool decode = pastLength > 0;
-  StepTimes step;
+  StepTimes stepTimes;
   Clock::time_point start = Clock::now();
   if (failed(exe.launch(inputs, options)))
     return failure();
-  step.launch = since(start);
+  stepTimes.launch = since(start);
   start = Clock::now();
   if (nextTokens) {
     // The next step's shapes are known before its tokens: record it while
@@ -132,17 +138,17 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
       return failure();
     }
   }
-  step.prepare = since(start);
+  stepTimes.prepare = since(start);
   start = Clock::now();
   FailureOr<std::vector<runtime::HostTensor>> outputs = exe.finish();
   if (failed(outputs))
     return failure();
-  step.wait = since(start);
+  stepTimes.wait = since(start);
   start = Clock::now();
 
   for (const DecoderInterface::CacheEntry &entry : interface.cache) {
     ArrayRef<int64_t> shape = (*outputs)[entry.output].type.getShape();
-    SmallVector<int64_t> expected = {1, entry.heads, total, entry.headDim};
+    SmallVector<int64_t> expected = {batch, entry.heads, total, entry.headDim};
     if (shape != ArrayRef<int64_t>(expected)) {
       report(fmt::format("the present of '{}' is [{}], expected [{}]",
                          entry.pastName, fmt::join(shape, ", "),
@@ -156,33 +162,37 @@ FailureOr<SmallVector<float>> DeviceCacheSession::forward(ArrayRef<int64_t> ids,
     return failure();
   }
   ArrayRef<int64_t> shape = logits->getShape();
-  int64_t vocab = shape.empty() ? 0 : shape.back();
-  bool lastOnly = interface.vocabSize.has_value();
-  if (lastOnly ? shape.size() != 1
-               : (shape.size() != 3 || shape[0] != 1 || shape[1] != seq)) {
-    report(fmt::format("output 'logits' is [{}], expected [1, {}, vocab]",
-                       fmt::join(shape, ", "), seq));
+  bool lastRead = lastOnly(seq);
+  int64_t vocab = lastRead            ? *interface.vocabSize
+                  : shape.size() == 3 ? shape[2]
+                                      : 0;
+  if (lastRead ? shape.size() != 1 || shape[0] != batch * vocab
+               : (shape.size() != 3 || shape[0] != batch || shape[1] != seq)) {
+    report(fmt::format("output 'logits' is [{}], expected [{}, {}, vocab]",
+                       fmt::join(shape, ", "), batch, seq));
     return failure();
   }
-  SmallVector<float> last(vocab);
-  int64_t offset = lastOnly ? 0 : (seq - 1) * vocab;
-  // f32 logits (the common case) are copied as they are: converting each
-  // element was a tenth of a GPT-2 decode step.
-  if (logits->getElementType() == onnx::ElementType::F32)
-    std::memcpy(last.data(),
-                logits->getBytes().data() + offset * sizeof(float),
-                vocab * sizeof(float));
-  else
-    for (int64_t i = 0; i < vocab; ++i)
-      last[i] = float(logits->getDouble(offset + i));
+  SmallVector<float> last(batch * vocab);
+  for (int64_t row = 0; row < batch; ++row) {
+    int64_t offset = lastRead ? row * vocab : (row * seq + seq - 1) * vocab;
+    // f32 logits (the common case) are copied as they are: converting each
+    // element was a tenth of a GPT-2 decode step.
+    if (logits->getElementType() == onnx::ElementType::F32)
+      std::memcpy(last.data() + row * vocab,
+                  logits->getBytes().data() + offset * sizeof(float),
+                  vocab * sizeof(float));
+    else
+      for (int64_t i = 0; i < vocab; ++i)
+        last[row * vocab + i] = float(logits->getDouble(offset + i));
+  }
   pastLength = total;
   if (decode) {
-    step.logits = since(start);
+    stepTimes.logits = since(start);
     ++times.steps;
-    times.launch += step.launch;
-    times.prepare += step.prepare;
-    times.wait += step.wait;
-    times.logits += step.logits;
+    times.launch += stepTimes.launch;
+    times.prepare += stepTimes.prepare;
+    times.wait += stepTimes.wait;
+    times.logits += stepTimes.logits;
   }
   return last;
 }

@@ -43,9 +43,12 @@ using namespace onyx;
 using namespace onyx::onnx;
 using namespace onyx::run;
 
-/// Parses `--prompt-ids=ID,ID,...`.
+/// Parses one `--prompt-ids=ID,ID,...`; nothing (or blanks) is an empty
+/// prompt, which checkPrompts reports.
 static FailureOr<SmallVector<int64_t>> parsePromptIds(StringRef text) {
   SmallVector<int64_t> ids;
+  if (text.trim().empty())
+    return ids;
   SmallVector<StringRef> items;
   text.split(items, ',');
   for (StringRef item : items) {
@@ -59,6 +62,19 @@ static FailureOr<SmallVector<int64_t>> parsePromptIds(StringRef text) {
     return failure();
   }
   return ids;
+}
+
+/// Parses every --prompt-ids: the sequences of the batch.
+static FailureOr<SmallVector<SmallVector<int64_t>>>
+parsePrompts(ArrayRef<std::string> texts) {
+  SmallVector<SmallVector<int64_t>> prompts;
+  for (const std::string &text : texts) {
+    FailureOr<SmallVector<int64_t>> prompt = parsePromptIds(text);
+    if (failed(prompt))
+      return failure();
+    prompts.push_back(std::move(*prompt));
+  }
+  return prompts;
 }
 
 /// The flags --generate runs with; the others would be ignored.
@@ -224,27 +240,60 @@ static void printRecordingProfile(const runtime::Executable &exe) {
       c.bufferGrowths, each(c.growMicroseconds, c.bufferGrowths));
 }
 
-static void printTimes(const GenerationResult &result, size_t promptLength) {
-  llvm::outs() << fmt::format("prefill: {} tokens in {:.3f} ms\n", promptLength,
-                              result.prefillMs);
+/// Prints the ids of a batch of several sequences (one prints its ids as
+/// they come): one line per sequence in the order of the prompts.
+static void printIds(const GenerationResult &result, bool live) {
+  if (live)
+    return;
+  for (ArrayRef<int64_t> ids : result.ids)
+    llvm::outs() << fmt::format("{}\n", fmt::join(ids, " "));
+}
+
+static void printTimes(const GenerationResult &result,
+                       ArrayRef<SmallVector<int64_t>> prompts) {
+  if (prompts.size() == 1) {
+    llvm::outs() << fmt::format("prefill: {} tokens in {:.3f} ms\n",
+                                prompts.front().size(), result.prefillMs);
+  } else {
+    SmallVector<size_t> lengths;
+    for (ArrayRef<int64_t> prompt : prompts)
+      lengths.push_back(prompt.size());
+    llvm::outs() << fmt::format(
+        "prefill: {} sequences of {} tokens (left-padded to {}) in {:.3f} "
+        "ms\n",
+        prompts.size(), fmt::join(lengths, ", "),
+        *std::max_element(lengths.begin(), lengths.end()), result.prefillMs);
+  }
   if (!result.decodeMs.empty()) {
     double total =
         std::accumulate(result.decodeMs.begin(), result.decodeMs.end(), 0.0);
-    double perToken = total / double(result.decodeMs.size());
-    llvm::outs() << fmt::format(
-        "decode: {} tokens, {:.3f} ms/token, {:.2f} tokens/s\n",
-        result.decodeMs.size(), perToken, 1000 / perToken);
+    double perStep = total / double(result.decodeMs.size());
+    if (prompts.size() == 1)
+      llvm::outs() << fmt::format(
+          "decode: {} tokens, {:.3f} ms/token, {:.2f} tokens/s\n",
+          result.decodeMs.size(), perStep, 1000 / perStep);
+    else
+      llvm::outs() << fmt::format(
+          "decode: {} steps, {:.3f} ms/step, {} tokens of all sequences, "
+          "{:.2f} tokens/s\n",
+          result.decodeMs.size(), perStep, result.decodedTokens,
+          1000 * double(result.decodedTokens) / total);
   }
   if (result.stoppedAtMaxSeq)
     llvm::outs() << "stopped: the cache is full (--max-seq)\n";
+  if (result.allEnded)
+    llvm::outs() << fmt::format("stopped: {} emitted the end id (--eos-id)\n",
+                                prompts.size() == 1 ? "the sequence"
+                                                    : "every sequence");
 }
 
 LogicalResult onyx::run::runGeneration(const Options &options,
                                        const VulkanBackend *vulkan) {
   if (failed(checkFlags(options)))
     return failure();
-  FailureOr<SmallVector<int64_t>> prompt = parsePromptIds(options.promptIds);
-  if (failed(prompt))
+  FailureOr<SmallVector<SmallVector<int64_t>>> prompts =
+      parsePrompts(options.promptIds);
+  if (failed(prompts))
     return failure();
 
   FailureOr<ModelSignature> signature = failure();
@@ -271,13 +320,23 @@ LogicalResult onyx::run::runGeneration(const Options &options,
   generation.sampling.topK = options.topK;
   generation.sampling.topP = options.topP;
   generation.sampling.seed = options.seed;
-  if (failed(checkPrompt(*interface, *prompt, generation, error))) {
+  generation.eosId = options.eosId;
+  if (failed(checkPrompts(*interface, *prompts, generation, error))) {
     reportError("--prompt-ids: " + error);
     return failure();
   }
+  if (failed(checkEndId(*interface, generation, error))) {
+    reportError("--eos-id: " + error);
+    return failure();
+  }
 
+  // A batch of one prints its ids as they come; several sequences print
+  // theirs at the end, a line each.
+  bool live = prompts->size() == 1;
   bool printed = false;
-  auto printId = [&](int64_t id) {
+  auto printId = [&](unsigned, int64_t id) {
+    if (!live)
+      return;
     llvm::outs() << (printed ? " " : "") << id;
     llvm::outs().flush();
     printed = true;
@@ -294,16 +353,17 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     SourceMgrDiagnosticHandler handler(sourceMgr, &compiled->ctx);
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
         DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
-                                   reportMessage);
+                                   reportMessage, int64_t(prompts->size()));
     if (failed(session))
       return failure();
     FailureOr<GenerationResult> result =
-        generate(**session, *prompt, generation, printId);
+        generate(**session, *prompts, generation, printId);
     if (printed)
       llvm::outs() << '\n';
     if (failed(result))
       return failure();
-    printTimes(*result, prompt->size());
+    printIds(*result, live);
+    printTimes(*result, *prompts);
     const runtime::ExecutableCounters &counters = compiled->exe->getCounters();
     llvm::outs() << fmt::format(
         "compiled once: {} kernels in {:.1f} ms, {} pipelines; {} "
@@ -353,12 +413,13 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       [&](ArrayRef<Tensor> inputs) { return runStep(options, vulkan, inputs); },
       reportMessage);
   FailureOr<GenerationResult> result =
-      generate(session, *prompt, generation, printId);
+      generate(session, *prompts, generation, printId);
   if (printed)
     llvm::outs() << '\n';
   if (failed(result))
     return failure();
-  printTimes(*result, prompt->size());
+  printIds(*result, live);
+  printTimes(*result, *prompts);
   llvm::outs() << "note: each step was imported"
                << (vulkan ? ", compiled and loaded" : "")
                << " for its own shapes, the cache passing through the host";

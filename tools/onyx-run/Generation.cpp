@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 using namespace onyx;
 using namespace onyx::onnx;
@@ -188,31 +189,38 @@ DecoderSession::~DecoderSession() = default;
 HostCacheSession::HostCacheSession(DecoderInterface interface,
                                    StepFunction step, ErrorFunction report)
     : interface(std::move(interface)), step(std::move(step)),
-      report(std::move(report)) {
-  for (const DecoderInterface::CacheEntry &entry : this->interface.cache)
-    cache.emplace_back(entry.elementType,
-                       ArrayRef<int64_t>{1, entry.heads, 0, entry.headDim});
-}
+      report(std::move(report)) {}
 
 static std::string formatShape(ArrayRef<int64_t> shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
-FailureOr<SmallVector<float>> HostCacheSession::forward(ArrayRef<int64_t> ids,
-                                                        unsigned) {
-  auto seq = int64_t(ids.size());
+FailureOr<SmallVector<float>>
+HostCacheSession::forward(const DecoderStep &tokens, unsigned) {
+  int64_t seq = tokens.seq;
   int64_t total = pastLength + seq;
+  if (pastLength == 0) {
+    // The first step sets the batch; the cache starts empty.
+    batch = tokens.batch;
+    cache.clear();
+    for (const DecoderInterface::CacheEntry &entry : interface.cache)
+      cache.emplace_back(
+          entry.elementType,
+          ArrayRef<int64_t>{batch, entry.heads, 0, entry.headDim});
+  }
+  assert(tokens.batch == batch && "the batch changed during a generation");
+  assert(int64_t(tokens.ids.size()) == batch * seq &&
+         int64_t(tokens.mask.size()) == batch * total &&
+         int64_t(tokens.positions.size()) == batch * seq &&
+         "step inputs of the wrong size");
   SmallVector<Tensor> inputs(interface.numInputs);
   inputs[interface.inputIds] =
-      Tensor::fromInts(interface.idType, {1, seq}, ids);
-  inputs[interface.attentionMask] = Tensor::fromInts(
-      interface.maskType, {1, total}, SmallVector<int64_t>(total, 1));
-  if (interface.positionIds) {
-    SmallVector<int64_t> positions(seq);
-    std::iota(positions.begin(), positions.end(), pastLength);
-    inputs[*interface.positionIds] =
-        Tensor::fromInts(interface.positionType, {1, seq}, positions);
-  }
+      Tensor::fromInts(interface.idType, {batch, seq}, tokens.ids);
+  inputs[interface.attentionMask] =
+      Tensor::fromInts(interface.maskType, {batch, total}, tokens.mask);
+  if (interface.positionIds)
+    inputs[*interface.positionIds] = Tensor::fromInts(
+        interface.positionType, {batch, seq}, tokens.positions);
   for (auto [entry, tensor] : llvm::zip(interface.cache, cache))
     inputs[entry.input] = tensor;
 
@@ -222,19 +230,22 @@ FailureOr<SmallVector<float>> HostCacheSession::forward(ArrayRef<int64_t> ids,
 
   const Tensor &logits = (*outputs)[interface.logits];
   ArrayRef<int64_t> shape = logits.getShape();
-  if (shape.size() != 3 || shape[0] != 1 || shape[1] != seq) {
-    report(fmt::format("output 'logits' is {}, expected [1, {}, vocab]",
-                       formatShape(shape), seq));
+  if (shape.size() != 3 || shape[0] != batch || shape[1] != seq) {
+    report(fmt::format("output 'logits' is {}, expected [{}, {}, vocab]",
+                       formatShape(shape), batch, seq));
     return failure();
   }
-  SmallVector<float> last(shape[2]);
-  int64_t offset = (seq - 1) * shape[2];
-  for (int64_t i = 0; i < shape[2]; ++i)
-    last[i] = float(logits.getDouble(offset + i));
+  int64_t vocab = shape[2];
+  SmallVector<float> last(batch * vocab);
+  for (int64_t row = 0; row < batch; ++row) {
+    int64_t offset = (row * seq + seq - 1) * vocab;
+    for (int64_t i = 0; i < vocab; ++i)
+      last[row * vocab + i] = float(logits.getDouble(offset + i));
+  }
 
   for (auto [entry, tensor] : llvm::zip(interface.cache, cache)) {
     const Tensor &present = (*outputs)[entry.output];
-    SmallVector<int64_t> expected = {1, entry.heads, total, entry.headDim};
+    SmallVector<int64_t> expected = {batch, entry.heads, total, entry.headDim};
     if (present.getShape() != ArrayRef<int64_t>(expected)) {
       report(fmt::format("the present of '{}' is {}, expected {}",
                          entry.pastName, formatShape(present.getShape()),
@@ -299,10 +310,11 @@ int64_t Sampler::sample(ArrayRef<float> logits) {
 // The loop
 //===----------------------------------------------------------------------===//
 
-LogicalResult onyx::run::checkPrompt(const DecoderInterface &interface,
-                                     ArrayRef<int64_t> prompt,
-                                     const GenerationOptions &options,
-                                     std::string &error) {
+/// Checks one prompt; `error` says what is wrong.
+static LogicalResult checkPrompt(const DecoderInterface &interface,
+                                 ArrayRef<int64_t> prompt,
+                                 const GenerationOptions &options,
+                                 std::string &error) {
   if (prompt.empty()) {
     error = "the prompt is empty";
     return failure();
@@ -326,6 +338,40 @@ LogicalResult onyx::run::checkPrompt(const DecoderInterface &interface,
   return success();
 }
 
+LogicalResult onyx::run::checkPrompts(const DecoderInterface &interface,
+                                      ArrayRef<SmallVector<int64_t>> prompts,
+                                      const GenerationOptions &options,
+                                      std::string &error) {
+  if (prompts.empty()) {
+    error = "there is no prompt";
+    return failure();
+  }
+  for (auto [i, prompt] : llvm::enumerate(prompts)) {
+    if (succeeded(checkPrompt(interface, prompt, options, error)))
+      continue;
+    if (prompts.size() > 1)
+      error = fmt::format("prompt {} of {}: {}", i + 1, prompts.size(), error);
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult onyx::run::checkEndId(const DecoderInterface &interface,
+                                    const GenerationOptions &options,
+                                    std::string &error) {
+  if (!options.eosId ||
+      (*options.eosId >= 0 &&
+       !(interface.vocabSize && *options.eosId >= *interface.vocabSize)))
+    return success();
+  error =
+      fmt::format("the end id {} is outside the vocabulary{}", *options.eosId,
+                  interface.vocabSize ? fmt::format(" of {} tokens (0 to {})",
+                                                    *interface.vocabSize,
+                                                    *interface.vocabSize - 1)
+                                      : "");
+  return failure();
+}
+
 static double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
@@ -333,49 +379,124 @@ static double millisecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 FailureOr<GenerationResult>
-onyx::run::generate(DecoderSession &session, ArrayRef<int64_t> prompt,
+onyx::run::generate(DecoderSession &session,
+                    ArrayRef<SmallVector<int64_t>> prompts,
                     const GenerationOptions &options,
-                    const std::function<void(int64_t)> &onToken) {
+                    const std::function<void(unsigned, int64_t)> &onToken) {
+  assert(!prompts.empty() && "no prompt to generate from");
   GenerationResult result;
-  Sampler sampler(options.sampling);
+  auto batch = int64_t(prompts.size());
+  result.ids.resize(batch);
   if (options.newTokens == 0)
     return result;
+  std::vector<Sampler> samplers;
+  for (int64_t row = 0; row < batch; ++row) {
+    SamplingOptions sampling = options.sampling;
+    sampling.seed += uint64_t(row);
+    samplers.emplace_back(sampling);
+  }
+
+  // The prefill: every prompt left-padded to the longest. Positions count
+  // a row's real tokens only (the padding sits at position 1, as Hugging
+  // Face's generate puts it).
+  int64_t longest = 0;
+  for (ArrayRef<int64_t> prompt : prompts)
+    longest = std::max(longest, int64_t(prompt.size()));
+  int64_t past = session.getPastLength();
+  DecoderStep step;
+  step.batch = batch;
+  step.seq = longest;
+  // Per row: the next position, and whether the row still generates.
+  SmallVector<int64_t> nextPosition(batch);
+  SmallVector<bool> active(batch, true);
+  for (auto [row, prompt] : llvm::enumerate(prompts)) {
+    int64_t padding = longest - int64_t(prompt.size());
+    step.ids.append(padding, options.padId);
+    step.ids.append(prompt.begin(), prompt.end());
+    step.mask.append(past, 1);
+    step.mask.append(padding, 0);
+    step.mask.append(prompt.size(), 1);
+    step.positions.append(padding, 1);
+    for (int64_t i = 0; i < int64_t(prompt.size()); ++i)
+      step.positions.push_back(past + i);
+    nextPosition[row] = past + int64_t(prompt.size());
+  }
+
+  // Samples each active row's token from `logits` [batch, vocab]; false
+  // once no row is active.
+  auto sampleRows = [&](ArrayRef<float> logits) {
+    int64_t vocab = int64_t(logits.size()) / batch;
+    bool any = false;
+    for (int64_t row = 0; row < batch; ++row) {
+      if (!active[row])
+        continue;
+      int64_t token = samplers[row].sample(logits.slice(row * vocab, vocab));
+      result.ids[row].push_back(token);
+      if (onToken)
+        onToken(unsigned(row), token);
+      if (options.eosId && token == *options.eosId)
+        active[row] = false;
+      any |= active[row];
+    }
+    return any;
+  };
+  // The next step: each row's last token, padding for a row that ended.
+  auto nextStep = [&] {
+    step.seq = 1;
+    SmallVector<int64_t> mask;
+    int64_t total = session.getPastLength() + 1;
+    for (int64_t row = 0; row < batch; ++row) {
+      mask.append(step.mask.begin() + row * (total - 1),
+                  step.mask.begin() + (row + 1) * (total - 1));
+      mask.push_back(active[row] ? 1 : 0);
+    }
+    step.mask = std::move(mask);
+    step.ids.clear();
+    step.positions.clear();
+    for (int64_t row = 0; row < batch; ++row) {
+      step.ids.push_back(active[row] ? result.ids[row].back() : options.padId);
+      step.positions.push_back(nextPosition[row]);
+      if (active[row])
+        ++nextPosition[row];
+    }
+  };
 
   auto start = std::chrono::steady_clock::now();
-  // The cache holds the prompt once the prefill ran: a decode step follows
+  // The cache holds the prompts once the prefill ran: a decode step follows
   // if one more token fits.
   bool prefillFollowed =
       options.newTokens > 1 &&
-      !(options.maxSeq &&
-        session.getPastLength() + int64_t(prompt.size()) + 1 > options.maxSeq);
+      !(options.maxSeq && past + longest + 1 > options.maxSeq);
   FailureOr<SmallVector<float>> logits =
-      session.forward(prompt, prefillFollowed ? 1 : 0);
+      session.forward(step, prefillFollowed ? 1 : 0);
   if (failed(logits))
     return failure();
-  int64_t token = sampler.sample(*logits);
+  bool any = sampleRows(*logits);
   result.prefillMs = millisecondsSince(start);
-  result.ids.push_back(token);
-  if (onToken)
-    onToken(token);
 
-  while (result.ids.size() < options.newTokens) {
+  for (unsigned produced = 1; produced < options.newTokens; ++produced) {
+    if (!any) {
+      result.allEnded = true;
+      break;
+    }
     if (options.maxSeq && session.getPastLength() + 1 > options.maxSeq) {
       result.stoppedAtMaxSeq = true;
       break;
     }
     start = std::chrono::steady_clock::now();
-    // After this step the cache holds one more position.
+    nextStep();
+    // After this step the cache holds one more position. (A step prepared
+    // for a batch whose every row then ends is not run.)
     bool followed =
-        result.ids.size() + 1 < options.newTokens &&
+        produced + 1 < options.newTokens &&
         !(options.maxSeq && session.getPastLength() + 2 > options.maxSeq);
-    logits = session.forward(token, followed ? 1 : 0);
+    int64_t activeRows = llvm::count(active, true);
+    logits = session.forward(step, followed ? 1 : 0);
     if (failed(logits))
       return failure();
-    token = sampler.sample(*logits);
+    any = sampleRows(*logits);
     result.decodeMs.push_back(millisecondsSince(start));
-    result.ids.push_back(token);
-    if (onToken)
-      onToken(token);
+    result.decodedTokens += activeRows;
   }
   return result;
 }

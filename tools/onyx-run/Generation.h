@@ -4,16 +4,24 @@
 // Text generation with a decoder-only model in the cache interface of ONNX
 // exporters (input_ids, attention_mask, position_ids and
 // past_key_values.{i}.key/value in; logits and present.{i}.key/value out):
-// one prefill pass over the prompt, then one decode step per new token,
+// one prefill pass over the prompts, then one decode step per new token,
 // each sampled from the last position's logits.
 //
+// Several prompts run as one batch, left-padded as Hugging Face's generate
+// pads them for decoder-only models: a shorter prompt's row starts with
+// padding (attention_mask 0, position_ids 1), its real tokens at positions
+// 0, 1, ..., so that every row's last prompt token is the prefill's last
+// position and every row gains one position per decode step. A sequence
+// that emits the end id (GenerationOptions::eosId) stops: its row is fed
+// padding (attention_mask 0) while the others continue.
+//
 // The loop knows nothing of backends. A DecoderSession runs the model: it
-// owns the cache and turns new token ids into the last position's logits.
-// HostCacheSession keeps the cache in host tensors and feeds each step's
-// present back as the next step's past through a StepFunction (how the
-// reference backend, and a backend that compiles each step's shapes, run
-// the model); a session that keeps the cache on the device implements
-// DecoderSession itself. Batch 1.
+// owns the cache and turns a step's token inputs into each row's last
+// logits. HostCacheSession keeps the cache in host tensors and feeds each
+// step's present back as the next step's past through a StepFunction (how
+// the reference backend, and a backend that compiles each step's shapes,
+// run the model); a session that keeps the cache on the device implements
+// DecoderSession itself.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -71,16 +79,30 @@ using StepFunction =
 /// Reports an error that has no location.
 using ErrorFunction = std::function<void(const std::string &)>;
 
+/// The token inputs of one step, for every row of the batch (row-major).
+struct DecoderStep {
+  int64_t batch = 1;
+  /// New positions per row.
+  int64_t seq = 0;
+  /// input_ids [batch, seq].
+  SmallVector<int64_t> ids;
+  /// attention_mask [batch, past + seq]: 1 for a real token, 0 for padding.
+  SmallVector<int64_t> mask;
+  /// position_ids [batch, seq].
+  SmallVector<int64_t> positions;
+};
+
 /// A decoder with its cache: feeds tokens, returns logits.
 class DecoderSession {
 public:
   virtual ~DecoderSession();
-  /// Runs `ids` at positions getPastLength() ... + ids.size() - 1, adds their
-  /// keys and values to the cache and returns the logits of the last one.
-  /// `nextTokens` is how many tokens the next call will feed (0: none
-  /// follows), so that a session may prepare that step while this one
-  /// runs. Errors are reported before failing.
-  virtual FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,
+  /// Runs `step` after the getPastLength() positions the cache holds, adds
+  /// its keys and values to the cache and returns the logits of each row's
+  /// last position, [batch, vocab] row-major. The batch is the first step's
+  /// for the whole generation. `nextTokens` is how many tokens per row the
+  /// next call will feed (0: none follows), so that a session may prepare
+  /// that step while this one runs. Errors are reported before failing.
+  virtual FailureOr<SmallVector<float>> forward(const DecoderStep &step,
                                                 unsigned nextTokens) = 0;
   /// How many positions the cache holds.
   virtual int64_t getPastLength() const = 0;
@@ -92,7 +114,7 @@ public:
   /// `report` tells of outputs that do not fit the interface.
   HostCacheSession(DecoderInterface interface, StepFunction step,
                    ErrorFunction report);
-  FailureOr<SmallVector<float>> forward(ArrayRef<int64_t> ids,
+  FailureOr<SmallVector<float>> forward(const DecoderStep &step,
                                         unsigned nextTokens) override;
   int64_t getPastLength() const override { return pastLength; }
 
@@ -100,9 +122,10 @@ private:
   DecoderInterface interface;
   StepFunction step;
   ErrorFunction report;
-  /// One per cache entry, [1, heads, pastLength, headDim].
+  /// One per cache entry, [batch, heads, pastLength, headDim].
   SmallVector<onnx::Tensor> cache;
   int64_t pastLength = 0;
+  int64_t batch = 0;
 };
 
 /// How the next token is picked from the logits. Greedy (the first largest
@@ -127,34 +150,54 @@ private:
 };
 
 struct GenerationOptions {
-  /// New tokens to generate: the prefill yields the first, each decode step
-  /// one more.
+  /// New tokens to generate per sequence: the prefill yields the first,
+  /// each decode step one more.
   unsigned newTokens = 0;
-  /// Positions the cache may hold, prompt included (0: no limit);
-  /// generation stops when the next token would not fit.
+  /// Positions the cache may hold, the longest prompt included (0: no
+  /// limit); generation stops when the next token would not fit.
   int64_t maxSeq = 0;
+  /// The end id: a sequence that emits it stops (the id is kept).
+  std::optional<int64_t> eosId;
+  /// The id fed where a row is padding (attention_mask 0): before a shorter
+  /// prompt, and after a sequence's end. Masked, it changes no sequence.
+  int64_t padId = 0;
+  /// Sequence i samples with the seed sampling.seed + i.
   SamplingOptions sampling;
 };
 
 struct GenerationResult {
-  SmallVector<int64_t> ids;
+  /// The new ids of each sequence, in the order of the prompts; one that
+  /// ended stops at its end id.
+  SmallVector<SmallVector<int64_t>> ids;
   double prefillMs = 0;
   /// One per decode step.
   SmallVector<double> decodeMs;
+  /// Tokens the decode steps produced, over all sequences.
+  int64_t decodedTokens = 0;
   /// Whether --max-seq stopped the generation early.
   bool stoppedAtMaxSeq = false;
+  /// Whether every sequence emitted the end id before the last token.
+  bool allEnded = false;
 };
 
-/// Checks the prompt against the vocabulary and `options.maxSeq`; `error`
-/// says what is wrong.
-LogicalResult checkPrompt(const DecoderInterface &interface,
-                          ArrayRef<int64_t> prompt,
-                          const GenerationOptions &options, std::string &error);
+/// Checks the prompts (at least one) against the vocabulary and
+/// `options.maxSeq`; `error` says what is wrong, naming the prompt ("prompt 2
+/// of 3: ...") when there are several.
+LogicalResult checkPrompts(const DecoderInterface &interface,
+                           ArrayRef<SmallVector<int64_t>> prompts,
+                           const GenerationOptions &options,
+                           std::string &error);
 
-/// Prefills `prompt`, then decodes; `onToken` sees each id as it comes.
+/// Checks `options.eosId` (if any) against the vocabulary; `error` says
+/// what is wrong.
+LogicalResult checkEndId(const DecoderInterface &interface,
+                         const GenerationOptions &options, std::string &error);
+
+/// Prefills `prompts` as one left-padded batch, then decodes; `onToken`
+/// sees each id as it comes with the number of its sequence.
 FailureOr<GenerationResult>
-generate(DecoderSession &session, ArrayRef<int64_t> prompt,
+generate(DecoderSession &session, ArrayRef<SmallVector<int64_t>> prompts,
          const GenerationOptions &options,
-         const std::function<void(int64_t)> &onToken = {});
+         const std::function<void(unsigned, int64_t)> &onToken = {});
 
 } // namespace onyx::run

@@ -46,8 +46,10 @@ struct Options {
   uint64_t gpuTimeoutSeconds = 30 * 60;
   // --generate: decode this many tokens after the prompt.
   unsigned generate = 0;
-  std::string promptIds;
+  /// One per --prompt-ids, each ID,ID,...: the sequences of a batch.
+  std::vector<std::string> promptIds;
   int64_t maxSeq = 0;
+  std::optional<int64_t> eosId;
   double temperature = 0;
   unsigned topK = 0;
   double topP = 1;

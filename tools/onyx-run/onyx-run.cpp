@@ -4,8 +4,9 @@
 //     [--expected-output=...]... [--rtol=R] [--atol=A] [--output=@F.npy]...
 //     [--bind-dims=NAME=N,...] [--print-ir-after-all] [--device=N]
 //     [--list-devices] [--validate] [--check] [--benchmark=N] [--profile]
-// onyx-run DECODER.onnx --generate=N --prompt-ids=ID,... [--max-seq=N]
-//     [--temperature=T] [--top-k=K] [--top-p=P] [--seed=S] [--backend=...]
+// onyx-run DECODER.onnx --generate=N --prompt-ids=ID,... [--prompt-ids=...]...
+//     [--max-seq=N] [--eos-id=ID] [--temperature=T] [--top-k=K] [--top-p=P]
+//     [--seed=S] [--backend=...]
 //
 // An ONNX model is imported with its symbolic dimensions bound (from
 // --bind-dims, else from the inputs' shapes) and canonicalized; a .mlir
@@ -68,6 +69,8 @@ Examples:
   onyx-run model.onnx --input-set='1x7x64xf32=0.5' --input-set='1x16x64xf32=0.5'
   onyx-run --list-devices
   onyx-run decoder.onnx --generate=32 --prompt-ids=1,15,27 --backend=ref
+  onyx-run decoder.onnx --generate=32 --prompt-ids=1,15,27 --prompt-ids=4,9 \
+      --eos-id=2
 )";
 
 /// `SIZE` of --max-memory: a positive integer with an optional K, M, G or
@@ -228,9 +231,17 @@ static Options parseCommandLine(int argc, char **argv) {
                "--prompt-ids yields the first, each decode step one more; "
                "prints the ids as they come, then the times"),
       cl::value_desc("N"), cl::init(0), cl::cat(generation));
-  static cl::opt<std::string> promptIds(
-      "prompt-ids", cl::desc("The prompt's token ids"),
+  static cl::list<std::string> promptIds(
+      "prompt-ids",
+      cl::desc("A prompt's token ids; repeated, the prompts run as one batch "
+               "(left-padded to the longest) and each sequence's ids are "
+               "printed on a line of its own, in the order of the prompts"),
       cl::value_desc("ID,ID,..."), cl::cat(generation));
+  static cl::opt<int64_t> eosId(
+      "eos-id",
+      cl::desc("The end id: a sequence that emits it stops (the id is "
+               "printed), the others continue"),
+      cl::value_desc("ID"), cl::cat(generation));
   static cl::opt<int64_t> maxSeq(
       "max-seq",
       cl::desc("The most positions the cache holds, prompt included; "
@@ -293,7 +304,9 @@ static Options parseCommandLine(int argc, char **argv) {
   }
   options.gpuTimeoutSeconds = gpuTimeout;
   options.generate = generate;
-  options.promptIds = promptIds;
+  options.promptIds.assign(promptIds.begin(), promptIds.end());
+  if (eosId.getNumOccurrences())
+    options.eosId = eosId;
   options.maxSeq = maxSeq;
   options.temperature = temperature;
   options.topK = topK;
@@ -622,12 +635,13 @@ static LogicalResult runModel(const Options &options) {
                 "Vulkan");
     return failure();
   }
-  if (!options.generate && (!options.promptIds.empty() || options.maxSeq))
-    reportError("--prompt-ids and --max-seq apply to --generate");
+  bool generationFlags =
+      !options.promptIds.empty() || options.maxSeq || options.eosId;
+  if (!options.generate && generationFlags)
+    reportError("--prompt-ids, --max-seq and --eos-id apply to --generate");
   if (options.maxSeq < 0)
     reportError("--max-seq must not be negative");
-  if ((!options.generate && (!options.promptIds.empty() || options.maxSeq)) ||
-      options.maxSeq < 0)
+  if ((!options.generate && generationFlags) || options.maxSeq < 0)
     return failure();
   if (options.generate && options.backend == Backend::Reference) {
     if (options.validate || options.device) {

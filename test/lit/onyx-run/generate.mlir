@@ -56,7 +56,7 @@
 // NOPROMPT: onyx-run: error: --generate needs --prompt-ids=ID,ID,...
 // RUN: not onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --backend=ref \
 // RUN:   --prompt-ids=1 2>&1 | FileCheck %s --check-prefix=NOGENERATE
-// NOGENERATE: onyx-run: error: --prompt-ids and --max-seq apply to --generate
+// NOGENERATE: onyx-run: error: --prompt-ids, --max-seq and --eos-id apply to --generate
 // RUN: not onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --backend=ref --generate=3 \
 // RUN:   --prompt-ids=1 --input=1x1xi64=1 2>&1 | FileCheck %s --check-prefix=FLAGS
 // FLAGS: onyx-run: error: --generate feeds the model itself
