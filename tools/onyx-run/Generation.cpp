@@ -140,6 +140,8 @@ DecoderInterface::find(const ModelSignature &signature, std::string &error) {
   interface.idType = *idsValue.elementType;
   interface.maskType = *maskValue.elementType;
   interface.logits = *logits;
+  if (!ShapedType::isDynamic(idsValue.shape[0]))
+    interface.batchSize = idsValue.shape[0];
   if (!ShapedType::isDynamic(logitsValue.shape[2]))
     interface.vocabSize = logitsValue.shape[2];
   if (interface.positionIds) {
@@ -344,6 +346,13 @@ LogicalResult onyx::run::checkPrompts(const DecoderInterface &interface,
                                       std::string &error) {
   if (prompts.empty()) {
     error = "there is no prompt";
+    return failure();
+  }
+  if (interface.batchSize && *interface.batchSize != int64_t(prompts.size())) {
+    error = fmt::format("the model's input_ids has a fixed batch of {}; {} "
+                        "prompt{} given",
+                        *interface.batchSize, prompts.size(),
+                        prompts.size() == 1 ? " is" : "s are");
     return failure();
   }
   for (auto [i, prompt] : llvm::enumerate(prompts)) {

@@ -60,6 +60,8 @@ struct DecoderInterface {
   onnx::ElementType idType = onnx::ElementType::I64;
   onnx::ElementType maskType = onnx::ElementType::I64;
   onnx::ElementType positionType = onnx::ElementType::I64;
+  /// The batch input_ids declares; nullopt if symbolic.
+  std::optional<int64_t> batchSize;
   unsigned logits = 0;
   /// The vocabulary size, the last dimension of logits; nullopt if symbolic.
   std::optional<int64_t> vocabSize;

@@ -78,6 +78,10 @@
 // RUN: not onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --backend=ref --generate=3 \
 // RUN:   --prompt-ids=5,6 --eos-id=96 2>&1 | FileCheck %s --check-prefix=EOSVOCAB
 // EOSVOCAB: onyx-run: error: --eos-id: the end id 96 is outside the vocabulary of 96 tokens (0 to 95)
+// A model whose input_ids has a fixed batch takes that many prompts.
+// RUN: not onyx-run %models/contrib/genai_decoder.onnx --backend=ref --generate=3 \
+// RUN:   --prompt-ids=5,6 --prompt-ids=7 2>&1 | FileCheck %s --check-prefix=FIXED
+// FIXED: onyx-run: error: --prompt-ids: the model's input_ids has a fixed batch of 1; 2 prompts are given
 // RUN: not onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --backend=ref \
 // RUN:   --eos-id=3 2>&1 | FileCheck %s --check-prefix=NOGENERATE
 // NOGENERATE: onyx-run: error: --prompt-ids, --max-seq and --eos-id apply to --generate
