@@ -25,6 +25,11 @@ getMatMulShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b, std::string &why);
 /// (i64, or u64 for unsigned types) for integers.
 Tensor multiplyMatrices(const Tensor &a, const Tensor &b);
 
+/// Conv's attributes (auto_pad, dilations, group, kernel_shape, pads,
+/// strides), which ConvInteger and QLinearConv share.
+inline constexpr size_t kNumConvAttrs = 6;
+extern const AttrSpec convAttrs[kNumConvAttrs];
+
 /// Conv's result shape for its data operand `x` and weight operand `w` of
 /// `s` with its attributes (group, kernel_shape, strides, dilations, pads,
 /// auto_pad); fails with an error naming the operand or attribute.

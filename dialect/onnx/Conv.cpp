@@ -23,7 +23,10 @@ namespace {
 
 const ValueSpec convOperands[] = {{"X"}, {"W"}, {"B", Presence::Optional}};
 const ValueSpec convResults[] = {{"Y"}};
-const AttrSpec convAttrs[] = {
+
+} // namespace
+
+const AttrSpec convAttrs[kNumConvAttrs] = {
     stringAttr("auto_pad", "NOTSET", autoPadValues),
     optionalAttr("dilations", AttrType::Ints),
     intAttr("group", 1),
@@ -31,8 +34,6 @@ const AttrSpec convAttrs[] = {
     optionalAttr("pads", AttrType::Ints),
     optionalAttr("strides", AttrType::Ints),
 };
-
-} // namespace
 
 FailureOr<SmallVector<int64_t>> inferConvShape(InferState &s, unsigned xi,
                                                unsigned wi) {

@@ -26,7 +26,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/Contraction.h"
-#include "dialect/onnx/SlidingWindow.h"
 
 #include "ir/Operation.h"
 
@@ -327,14 +326,6 @@ const ValueSpec convIntegerOperands[] = {{"x"},
                                          {"w"},
                                          {"x_zero_point", Presence::Optional},
                                          {"w_zero_point", Presence::Optional}};
-const AttrSpec convAttrs[] = {
-    stringAttr("auto_pad", "NOTSET", autoPadValues),
-    optionalAttr("dilations", AttrType::Ints),
-    intAttr("group", 1),
-    optionalAttr("kernel_shape", AttrType::Ints),
-    optionalAttr("pads", AttrType::Ints),
-    optionalAttr("strides", AttrType::Ints),
-};
 
 LogicalResult inferConvInteger(InferState &s) {
   if (failed(check8Bit(s, 0)) || failed(check8Bit(s, 1)) ||
