@@ -150,13 +150,15 @@ protected:
   }
   HostTensor tensor(ArrayRef<int64_t> shape, ArrayRef<float> values) {
     HostTensor t{RankedTensorType::get(shape, FloatType::getF32(ctx)), {}};
-    t.data.resize(values.size() * sizeof(float));
-    std::memcpy(t.data.data(), values.data(), t.data.size());
+    // An empty tensor's data may be null: memcpy must not see it.
+    t.data.assign(reinterpret_cast<const char *>(values.begin()),
+                  reinterpret_cast<const char *>(values.end()));
     return t;
   }
   static std::vector<float> floats(const HostTensor &t) {
     std::vector<float> values(t.data.size() / sizeof(float));
-    std::memcpy(values.data(), t.data.data(), t.data.size());
+    if (!values.empty())
+      std::memcpy(values.data(), t.data.data(), t.data.size());
     return values;
   }
 
