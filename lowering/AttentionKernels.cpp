@@ -80,6 +80,15 @@ struct AttentionSplit {
   Size splits, chunk;
   /// 1 where the run splits (the combine kernel's grid factor), else 0.
   Size isSplit;
+  /// Whether some run may split, and whether every run does.
+  bool maySplit() const { return !isSplit.isStatic() || isSplit.constant; }
+  bool alwaysSplit() const { return isSplit.isStatic() && isSplit.constant; }
+  /// The walk's `splitting` condition, `splits` being the split count's
+  /// GLSL.
+  std::string condition(StringRef splits) const {
+    return alwaysSplit() ? std::string("true")
+                         : fmt::format("{} > 1u", splits.str());
+  }
 };
 
 /// Rows of one query (decode steps) of kSplitFromKeys keys or more split
@@ -88,8 +97,8 @@ struct AttentionSplit {
 AttentionSplit chooseAttentionSplit(LoweringContext &ctx, Size seq, Size keys,
                                     int64_t heads) {
   AttentionSplit split;
-  int64_t cap = std::max<int64_t>(1, kSplitWorkgroups / std::max<int64_t>(
-                                                             heads, 1));
+  int64_t cap =
+      std::max<int64_t>(1, kSplitWorkgroups / std::max<int64_t>(heads, 1));
   Size parts = ctx.atLeast(
       ctx.min(ctx.ceilDiv(keys, Size(kMinSplitKeys)), Size(cap)), 1);
   Size splitting = ctx.mul(ctx.arith("gpu.eqi", seq, Size(1)),
@@ -142,17 +151,18 @@ void dispatchAttentionCombine(LoweringContext &ctx, const AttentionWalk &walk,
       "#define NEG_INF uintBitsToFloat(0xff800000u)\n" +
       glsl::buffer(0, gpu::Access::Read, f32, "part") +
       glsl::buffer(1, gpu::Access::Write, walk.elementType, "y") +
-      fmt::format("void main() {{\n"
-                  "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
-                  "gl_WorkGroupID.z;\n"
-                  "  uint tid = gl_LocalInvocationID.x;\n"
-                  "  uint S = {};\n"
-                  "  uint yBase = {};\n"
-                  "{}"
-                  "}}\n",
-                  S, yBase.str(),
-                  generateAttentionCombine(
-                      combine, splits, partRecord(heads, splits, "0u", walk.dv)));
+      fmt::format(
+          "void main() {{\n"
+          "  uint i = gl_WorkGroupID.x, h = gl_WorkGroupID.y, b = "
+          "gl_WorkGroupID.z;\n"
+          "  uint tid = gl_LocalInvocationID.x;\n"
+          "  uint S = {};\n"
+          "  uint yBase = {};\n"
+          "{}"
+          "}}\n",
+          S, yBase.str(),
+          generateAttentionCombine(combine, splits,
+                                   partRecord(heads, splits, "0u", walk.dv)));
   spec.bindings = {gpu::Access::Read, gpu::Access::Write};
   SmallVector<OpFoldResult> push;
   sizes.addTo(spec, push);
@@ -258,12 +268,13 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       return failure();
   }
   AttentionSplit split = chooseAttentionSplit(ctx, seq, t, heads);
-  bool maySplit = !split.isSplit.isStatic() || split.isSplit.constant != 0;
+  bool maySplit = split.maySplit();
   // Where every run splits, the walk writes only parts: y is the combine's.
-  bool alwaysSplit = split.isSplit.isStatic() && split.isSplit.constant != 0;
+  bool alwaysSplit = split.alwaysSplit();
   if (!alwaysSplit)
     bindings.push_back(y);
-  if (maySplit && numBindings + 1 > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
+  if (maySplit &&
+      numBindings + 1 > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
     return ctx.emitError()
            << "needs " << numBindings + 1
            << " storage buffers, more than the target's "
@@ -324,8 +335,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   walk.first = fmt::format("sp * {}", chunk);
   walk.keys = fmt::format("min(T, sp * {0} + {0})", chunk);
   if (maySplit) {
-    walk.splitting =
-        alwaysSplit ? std::string("true") : fmt::format("{} > 1u", splits);
+    walk.splitting = split.condition(splits);
     walk.record = partRecord(heads, splits, "sp", dv);
   }
   walk.keyRow = fmt::format("({}) * {}u", kRow, d);
@@ -351,8 +361,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "{walk}"
       "}}\n",
       fmt::arg("S", S), fmt::arg("T", T), fmt::arg("SPLITS", splits),
-      fmt::arg("D", d), fmt::arg("WG", wg),
-      fmt::arg("kvRow", kvRow),
+      fmt::arg("D", d), fmt::arg("WG", wg), fmt::arg("kvRow", kvRow),
       fmt::arg("qBase",
                qInPlace
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)
@@ -686,8 +695,8 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
   // 2. The attention: one workgroup per (query row, head, batch), or per
   // part of a row where a decode step's keys are split.
   AttentionSplit split = chooseAttentionSplit(ctx, seq, total, heads);
-  bool maySplit = !split.isSplit.isStatic() || split.isSplit.constant != 0;
-  bool alwaysSplit = split.isSplit.isStatic() && split.isSplit.constant != 0;
+  bool maySplit = split.maySplit();
+  bool alwaysSplit = split.alwaysSplit();
   uint32_t wg =
       chooseAttentionWorkgroup(ctx.getTarget().maxComputeWorkGroupSize[0],
                                ctx.getTarget().maxComputeWorkGroupInvocations);
@@ -729,9 +738,10 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
     views.push_back(parts);
   }
   if (views.size() > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError() << "needs " << views.size()
-                           << " storage buffers, more than the target's "
-                           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+    return ctx.emitError()
+           << "needs " << views.size()
+           << " storage buffers, more than the target's "
+           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
   std::string yBase = fmt::format("((b * S + i) * {}u + h) * {}u", heads, d);
   AttentionWalk walk;
   walk.elementType = et;
@@ -739,28 +749,27 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
   walk.d = d;
   walk.dv = d;
   walk.first = fmt::format("sp * {}", chunk);
-  walk.keys = fmt::format("min(uint(min(start + int(i), sl)) + 1u, sp * {0} + {0})",
-                          chunk);
+  walk.keys = fmt::format(
+      "min(uint(min(start + int(i), sl)) + 1u, sp * {0} + {0})", chunk);
   // A row that does not fit the cache is zeros: its parts say so (part 0
   // weighs 1 with a zero sum, the others nothing).
-  std::string zeroRow = fmt::format("for (uint c = tid; c < {}u; c += {}u) {}",
-                                    d, wg,
-                                    glsl::store(et, "y", "yBase + c",
-                                                glsl::literal(et, 0)));
+  std::string zeroRow =
+      fmt::format("for (uint c = tid; c < {}u; c += {}u) {}", d, wg,
+                  glsl::store(et, "y", "yBase + c", glsl::literal(et, 0)));
   if (maySplit) {
-    walk.splitting =
-        alwaysSplit ? std::string("true") : fmt::format("{} > 1u", splits);
+    walk.splitting = split.condition(splits);
     walk.record = partRecord(heads, splits, "sp", d);
-    std::string zeroParts = fmt::format(
-        "{{\n"
-        "      uint rec = {0};\n"
-        "      for (uint c = tid; c < {1}u; c += {2}u) part.d[rec + 2u + c] = 0.0;\n"
-        "      if (tid == 0u) {{\n"
-        "        part.d[rec] = sp == 0u ? 0.0 : NEG_INF;\n"
-        "        part.d[rec + 1u] = sp == 0u ? 1.0 : 0.0;\n"
-        "      }}\n"
-        "    }}",
-        walk.record, d, wg);
+    std::string zeroParts =
+        fmt::format("{{\n"
+                    "      uint rec = {0};\n"
+                    "      for (uint c = tid; c < {1}u; c += {2}u) part.d[rec "
+                    "+ 2u + c] = 0.0;\n"
+                    "      if (tid == 0u) {{\n"
+                    "        part.d[rec] = sp == 0u ? 0.0 : NEG_INF;\n"
+                    "        part.d[rec + 1u] = sp == 0u ? 1.0 : 0.0;\n"
+                    "      }}\n"
+                    "    }}",
+                    walk.record, d, wg);
     zeroRow = alwaysSplit ? zeroParts
                           : fmt::format("if ({}) {}\n    else {}",
                                         walk.splitting, zeroParts, zeroRow);
@@ -796,9 +805,8 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                   fmt::arg("LP", LP), fmt::arg("start", startCode),
                   fmt::arg("H", heads), fmt::arg("D", d), fmt::arg("WG", wg),
                   fmt::arg("KVH", kvHeads), fmt::arg("REP", heads / kvHeads),
-                  fmt::arg("W", perToken * d),
-                  fmt::arg("zero", zeroRow), fmt::arg("yBase", yBase),
-                  fmt::arg("SPLITS", splits),
+                  fmt::arg("W", perToken * d), fmt::arg("zero", zeroRow),
+                  fmt::arg("yBase", yBase), fmt::arg("SPLITS", splits),
                   fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
                   fmt::arg("rotate", rotate),
                   fmt::arg("walk", generateAttentionWalk(walk)));

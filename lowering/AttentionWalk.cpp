@@ -208,10 +208,10 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       "  float l = red[0];\n"
       "  barrier();\n",
       fmt::arg("LANES", u(lanes)), fmt::arg("GROUPS", u(groups)),
-      fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys), fmt::arg("first", w.first),
-      fmt::arg("keyRow", w.keyRow), fmt::arg("dot", generateDot(w)),
-      fmt::arg("weighRows", weighRows), fmt::arg("scale", w.scale),
-      fmt::arg("adjust", w.adjustScore),
+      fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys),
+      fmt::arg("first", w.first), fmt::arg("keyRow", w.keyRow),
+      fmt::arg("dot", generateDot(w)), fmt::arg("weighRows", weighRows),
+      fmt::arg("scale", w.scale), fmt::arg("adjust", w.adjustScore),
       fmt::arg("maxTree", tree(wg, 1, "max({a}, {b})", "tid")),
       fmt::arg("sumTree", tree(wg, 1, "{a} + {b}", "tid")),
       fmt::arg("accInit", accInit), fmt::arg("accScale", accScale));

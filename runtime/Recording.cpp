@@ -592,7 +592,8 @@ LogicalResult Executable::planForBounds(ArrayRef<DimBound> bounds) {
                << " is known only at run time and has no bound";
     inputs.push_back(
         {RankedTensorType::get(
-             shape, cast<RankedTensorType>(type.getInputs()[i]).getElementType()),
+             shape,
+             cast<RankedTensorType>(type.getInputs()[i]).getElementType()),
          {}});
   }
   // Recordings made so far placed their tensors otherwise.
