@@ -131,6 +131,15 @@ private:
   importLoopBody(const pb::GraphProto &graph, SmallVector<Type> argTypes,
                  unsigned numLeading, unsigned numCarried,
                  SmallVectorImpl<Value> &outputs);
+  /// An onnx.Scan (opset 9's form) of `operands` with attributes `dict`
+  /// and `body`.
+  LogicalResult createScan(const pb::GraphProto &body, Location loc,
+                           ArrayRef<Value> operands, DictionaryAttr dict,
+                           SmallVectorImpl<Value> &results);
+  /// Scan before opset 9: a batch axis first on every state and scan input.
+  LogicalResult importBatchedScan(const pb::NodeProto &node, Location loc,
+                                  ArrayRef<Value> operands,
+                                  SmallVectorImpl<Value> &results);
   LogicalResult importOutputs(FuncOp func);
   void eraseUnusedConstants(Block *body);
   void warnAboutUnusedBindings();
@@ -744,8 +753,7 @@ GraphImporter::importControlFlow(const pb::NodeProto &node, Location loc,
     state.addRegion(std::move(*region));
   } else {
     if (opset < 9)
-      return emitError(fileLoc) << "Scan before opset 9 (with a batch axis "
-                                   "and sequence_lens) is not supported";
+      return importBatchedScan(node, loc, operands, results);
     FailureOr<const pb::GraphProto *> body = getGraphAttribute(node, "body");
     if (failed(body))
       return failure();
@@ -759,64 +767,7 @@ GraphImporter::importControlFlow(const pb::NodeProto &node, Location loc,
         normalizeAttributes(ctx, schema, DictionaryAttr::get(ctx, *attrs));
     if (failed(verifyAttributes(schema, dict, loc)))
       return failure();
-    OpAttrs read(schema, dict);
-    int64_t numInputs = read.getInt("num_scan_inputs");
-    if (numInputs < 1 || numInputs > int64_t(operands.size()))
-      return emitError(fileLoc)
-             << "num_scan_inputs is " << numInputs << ", but the node has "
-             << uint64_t(operands.size()) << " inputs";
-    unsigned numState = operands.size() - numInputs;
-    SmallVector<int64_t> axes =
-        read.getInts("scan_input_axes")
-            .value_or(SmallVector<int64_t>(numInputs, 0));
-    SmallVector<Type> argTypes;
-    for (Value v : ArrayRef<Value>(operands).take_front(numState))
-      argTypes.push_back(v.getType());
-    int64_t length = ShapedType::kDynamic;
-    for (auto [j, v] :
-         llvm::enumerate(ArrayRef<Value>(operands).drop_front(numState))) {
-      auto type = cast<RankedTensorType>(v.getType());
-      int64_t axis = j < axes.size() ? axes[j] : 0;
-      if (axis < 0)
-        axis += type.getRank();
-      Type slice = getScanSliceType(type, axis);
-      if (!slice)
-        return emitError(fileLoc) << "scan input axis " << axes[j]
-                                  << " is out of range for " << Type(type);
-      argTypes.push_back(slice);
-      if (!ShapedType::isDynamic(type.getShape()[axis]))
-        length = type.getShape()[axis];
-    }
-    SmallVector<Value> outputs;
-    FailureOr<std::unique_ptr<Region>> region =
-        importLoopBody(**body, argTypes, 0, numState, outputs);
-    if (failed(region))
-      return failure();
-    Block &block = (*region)->front();
-    for (unsigned i = 0; i < numState; ++i)
-      resultTypes.push_back(block.getArgument(i).getType());
-    SmallVector<int64_t> outAxes =
-        read.getInts("scan_output_axes")
-            .value_or(SmallVector<int64_t>(outputs.size() - numState, 0));
-    for (auto [k, scan] :
-         llvm::enumerate(ArrayRef<Value>(outputs).drop_front(numState))) {
-      auto type = cast<RankedTensorType>(scan.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      int64_t axis = k < outAxes.size() ? outAxes[k] : 0;
-      if (axis < 0)
-        axis += type.getRank() + 1;
-      if (axis < 0 || axis > type.getRank())
-        return emitError(fileLoc)
-               << "scan output axis " << outAxes[k]
-               << " is out of range for rank " << type.getRank() + 1;
-      shape.insert(shape.begin() + axis, length);
-      resultTypes.push_back(
-          RankedTensorType::get(shape, type.getElementType()));
-    }
-    state.addOperands(operands);
-    state.addRegion(std::move(*region));
-    for (const NamedAttribute &named : dict)
-      state.addAttribute(named.name, named.value);
+    return createScan(**body, loc, operands, dict, results);
   }
 
   state.addTypes(resultTypes);
@@ -829,6 +780,204 @@ GraphImporter::importControlFlow(const pb::NodeProto &node, Location loc,
     return failure();
   }
   results.assign(op->getResults().begin(), op->getResults().end());
+  return success();
+}
+
+LogicalResult GraphImporter::createScan(const pb::GraphProto &body,
+                                        Location loc, ArrayRef<Value> operands,
+                                        DictionaryAttr dict,
+                                        SmallVectorImpl<Value> &results) {
+  OperationState state(loc, "onnx.Scan");
+  SmallVector<Type> resultTypes;
+  OpAttrs read(*lookupOpSchema("onnx.Scan"), dict);
+  int64_t numInputs = read.getInt("num_scan_inputs");
+  if (numInputs < 1 || numInputs > int64_t(operands.size()))
+    return emitError(fileLoc)
+           << "num_scan_inputs is " << numInputs << ", but the node has "
+           << uint64_t(operands.size()) << " inputs";
+  unsigned numState = operands.size() - numInputs;
+  SmallVector<int64_t> axes = read.getInts("scan_input_axes")
+                                  .value_or(SmallVector<int64_t>(numInputs, 0));
+  SmallVector<Type> argTypes;
+  for (Value v : ArrayRef<Value>(operands).take_front(numState))
+    argTypes.push_back(v.getType());
+  int64_t length = ShapedType::kDynamic;
+  for (auto [j, v] :
+       llvm::enumerate(ArrayRef<Value>(operands).drop_front(numState))) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t axis = j < axes.size() ? axes[j] : 0;
+    if (axis < 0)
+      axis += type.getRank();
+    Type slice = getScanSliceType(type, axis);
+    if (!slice)
+      return emitError(fileLoc) << "scan input axis " << axes[j]
+                                << " is out of range for " << Type(type);
+    argTypes.push_back(slice);
+    if (!ShapedType::isDynamic(type.getShape()[axis]))
+      length = type.getShape()[axis];
+  }
+  SmallVector<Value> outputs;
+  FailureOr<std::unique_ptr<Region>> region =
+      importLoopBody(body, argTypes, 0, numState, outputs);
+  if (failed(region))
+    return failure();
+  Block &block = (*region)->front();
+  for (unsigned i = 0; i < numState; ++i)
+    resultTypes.push_back(block.getArgument(i).getType());
+  SmallVector<int64_t> outAxes =
+      read.getInts("scan_output_axes")
+          .value_or(SmallVector<int64_t>(outputs.size() - numState, 0));
+  for (auto [k, scan] :
+       llvm::enumerate(ArrayRef<Value>(outputs).drop_front(numState))) {
+    auto type = cast<RankedTensorType>(scan.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    int64_t axis = k < outAxes.size() ? outAxes[k] : 0;
+    if (axis < 0)
+      axis += type.getRank() + 1;
+    if (axis < 0 || axis > type.getRank())
+      return emitError(fileLoc)
+             << "scan output axis " << outAxes[k]
+             << " is out of range for rank " << type.getRank() + 1;
+    shape.insert(shape.begin() + axis, length);
+    resultTypes.push_back(RankedTensorType::get(shape, type.getElementType()));
+  }
+  state.addOperands(operands);
+  state.addRegion(std::move(*region));
+  for (const NamedAttribute &named : dict)
+    state.addAttribute(named.name, named.value);
+  state.addTypes(resultTypes);
+  Operation *op = builder.create(state);
+  // As importControlFlow: verified with everything nested once in the main
+  // graph.
+  if (scope == &mainScope && failed(verify(op))) {
+    op->erase();
+    return failure();
+  }
+  results.assign(op->getResults().begin(), op->getResults().end());
+  return success();
+}
+
+LogicalResult
+GraphImporter::importBatchedScan(const pb::NodeProto &node, Location loc,
+                                 ArrayRef<Value> operands,
+                                 SmallVectorImpl<Value> &results) {
+  // Opset 8's Scan: an optional sequence_lens, then the states and the scan
+  // inputs, each with a batch axis first (the scan inputs scan axis 1); the
+  // body sees one batch element. Each element becomes a Scan of opset 9's
+  // form on its slices (Gather on axis 0), and their results are stacked
+  // again (Unsqueeze, Concat).
+  const pb::GraphProto *body = nullptr;
+  std::optional<int64_t> numInputs;
+  SmallVector<int64_t> directions;
+  for (const pb::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "body" && attr.has_g())
+      body = &attr.g();
+    else if (attr.name() == "num_scan_inputs" && attr.has_i())
+      numInputs = attr.i();
+    else if (attr.name() == "directions")
+      directions.assign(attr.ints().begin(), attr.ints().end());
+    else
+      return emitError(fileLoc) << "Scan (opset 8) has no attribute '"
+                                << attr.name() << "' of this type";
+  }
+  if (!body || !numInputs)
+    return emitError(fileLoc)
+           << "Scan (opset 8) needs attributes 'body' and 'num_scan_inputs'";
+  if (operands.empty())
+    return emitError(fileLoc) << "Scan (opset 8) takes sequence_lens first";
+  ArrayRef<Value> batched = operands.drop_front();
+  if (*numInputs < 1 || *numInputs > int64_t(batched.size()))
+    return emitError(fileLoc)
+           << "num_scan_inputs is " << *numInputs << ", but the node has "
+           << uint64_t(batched.size()) << " inputs after sequence_lens";
+  unsigned numState = batched.size() - *numInputs;
+  // Every operand has the batch axis; its size must be known to split it.
+  int64_t batch = ShapedType::kDynamic, length = ShapedType::kDynamic;
+  for (auto [i, v] : llvm::enumerate(batched)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t minRank = i < numState ? 1 : 2;
+    if (type.getRank() < minRank)
+      return emitError(fileLoc)
+             << "Scan (opset 8) " << (i < numState ? "state" : "scan input")
+             << " #" << uint64_t(i < numState ? i : i - numState)
+             << " must have rank " << minRank
+             << " or more (a batch axis first), got " << Type(type);
+    int64_t size = type.getShape()[0];
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (!ShapedType::isDynamic(batch) && size != batch)
+      return emitError(fileLoc) << "Scan (opset 8) operands have batch sizes "
+                                << batch << " and " << size;
+    batch = size;
+    if (i >= numState && !ShapedType::isDynamic(type.getShape()[1]))
+      length = type.getShape()[1];
+  }
+  if (ShapedType::isDynamic(batch) || batch < 1)
+    return emitError(fileLoc)
+           << "Scan (opset 8) needs a batch size of at least 1 known when "
+              "importing, to scan each batch element";
+  // sequence_lens shorter than the scan inputs would leave each element
+  // its own length; one equal to the full length for every element (or
+  // absent) is the plain scan.
+  if (!isNoValue(operands[0])) {
+    DenseElementsAttr lens = getConstantValue(operands[0]);
+    std::optional<Tensor> t = lens ? Tensor::fromAttr(lens) : std::nullopt;
+    bool full =
+        t && !ShapedType::isDynamic(length) && t->getNumElements() == batch;
+    for (int64_t b = 0; full && b < batch; ++b)
+      full = t->getInt(b) == length;
+    if (!full)
+      return emitError(fileLoc)
+             << "Scan (opset 8) with a sequence_lens that is not the scan "
+                "inputs' length for every batch element is not supported";
+  }
+  SmallVector<NamedAttribute> attrs = {
+      {StringAttr::get(ctx, "num_scan_inputs"), getIntAttr(ctx, *numInputs)}};
+  if (!directions.empty())
+    attrs.push_back({StringAttr::get(ctx, "scan_input_directions"),
+                     getIntsAttr(ctx, directions)});
+  DictionaryAttr dict = DictionaryAttr::get(ctx, attrs);
+  auto ints = [&](ArrayRef<int64_t> values, ArrayRef<int64_t> shape) {
+    return emitter->createConstant(
+        loc, Tensor::fromInts(ElementType::I64, shape, values).toAttr(ctx));
+  };
+  Value axis0 = ints({0}, {1});
+  SmallVector<SmallVector<Value>> stacked;
+  for (int64_t b = 0; b < batch; ++b) {
+    Value index = ints({b}, {});
+    SmallVector<Value> slices;
+    for (Value v : batched) {
+      FailureOr<SmallVector<Value>> slice = emitter->create(
+          loc, "onnx.Gather", {v, index},
+          {{StringAttr::get(ctx, "axis"), builder.getI64IntegerAttr(0)}});
+      if (failed(slice))
+        return failure();
+      slices.push_back((*slice)[0]);
+    }
+    SmallVector<Value> scanned;
+    if (failed(createScan(*body, loc, slices, dict, scanned)))
+      return failure();
+    stacked.resize(scanned.size());
+    for (auto [k, v] : llvm::enumerate(scanned)) {
+      FailureOr<SmallVector<Value>> one =
+          emitter->create(loc, "onnx.Unsqueeze", {v, axis0});
+      if (failed(one))
+        return failure();
+      stacked[k].push_back((*one)[0]);
+    }
+  }
+  for (ArrayRef<Value> parts : stacked) {
+    if (parts.size() == 1) {
+      results.push_back(parts[0]);
+      continue;
+    }
+    FailureOr<SmallVector<Value>> all = emitter->create(
+        loc, "onnx.Concat", parts,
+        {{StringAttr::get(ctx, "axis"), builder.getI64IntegerAttr(0)}});
+    if (failed(all))
+      return failure();
+    results.push_back((*all)[0]);
+  }
   return success();
 }
 
