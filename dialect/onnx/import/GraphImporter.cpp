@@ -902,6 +902,8 @@ GraphImporter::importBatchedScan(const pb::NodeProto &node, Location loc,
              << " #" << uint64_t(i < numState ? i : i - numState)
              << " must have rank " << minRank
              << " or more (a batch axis first), got " << Type(type);
+    if (i >= numState && !ShapedType::isDynamic(type.getShape()[1]))
+      length = type.getShape()[1];
     int64_t size = type.getShape()[0];
     if (ShapedType::isDynamic(size))
       continue;
@@ -909,27 +911,40 @@ GraphImporter::importBatchedScan(const pb::NodeProto &node, Location loc,
       return emitError(fileLoc) << "Scan (opset 8) operands have batch sizes "
                                 << batch << " and " << size;
     batch = size;
-    if (i >= numState && !ShapedType::isDynamic(type.getShape()[1]))
-      length = type.getShape()[1];
   }
   if (ShapedType::isDynamic(batch) || batch < 1)
     return emitError(fileLoc)
            << "Scan (opset 8) needs a batch size of at least 1 known when "
               "importing, to scan each batch element";
-  // sequence_lens shorter than the scan inputs would leave each element
-  // its own length; one equal to the full length for every element (or
-  // absent) is the plain scan.
+  // sequence_lens gives each element its own length, at most the scan
+  // inputs': that element scans its first ones, and its scan outputs are
+  // zero after them (as ONNX Runtime fills them). It must be a constant,
+  // checked here.
+  SmallVector<int64_t> lengths;
   if (!isNoValue(operands[0])) {
     DenseElementsAttr lens = getConstantValue(operands[0]);
-    std::optional<Tensor> t = lens ? Tensor::fromAttr(lens) : std::nullopt;
-    bool full =
-        t && !ShapedType::isDynamic(length) && t->getNumElements() == batch;
-    for (int64_t b = 0; full && b < batch; ++b)
-      full = t->getInt(b) == length;
-    if (!full)
+    if (!lens)
       return emitError(fileLoc)
-             << "Scan (opset 8) with a sequence_lens that is not the scan "
-                "inputs' length for every batch element is not supported";
+             << "Scan (opset 8) with a sequence_lens known only at run time "
+                "is not supported; it must be a constant (an initializer)";
+    std::optional<Tensor> t = Tensor::fromAttr(lens);
+    if (!t || t->getShape().size() != 1 || t->getNumElements() != batch)
+      return emitError(fileLoc)
+             << "Scan (opset 8) sequence_lens must have one length per batch "
+                "element ("
+             << batch << "), got " << lens.getType();
+    if (ShapedType::isDynamic(length))
+      return emitError(fileLoc)
+             << "Scan (opset 8) with a sequence_lens needs the scan inputs' "
+                "length known when importing";
+    for (int64_t b = 0; b < batch; ++b) {
+      int64_t n = t->getInt(b);
+      if (n < 0 || n > length)
+        return emitError(fileLoc)
+               << "Scan (opset 8) sequence_lens[" << b << "] is " << n
+               << ", outside [0, " << length << "], the scan inputs' length";
+      lengths.push_back(n);
+    }
   }
   SmallVector<NamedAttribute> attrs = {
       {StringAttr::get(ctx, "num_scan_inputs"), getIntAttr(ctx, *numInputs)}};
@@ -945,11 +960,17 @@ GraphImporter::importBatchedScan(const pb::NodeProto &node, Location loc,
   SmallVector<SmallVector<Value>> stacked;
   for (int64_t b = 0; b < batch; ++b) {
     Value index = ints({b}, {});
+    // The element's own length, where shorter than the scan inputs'.
+    int64_t shorter = lengths.empty() || lengths[b] == length ? -1 : lengths[b];
     SmallVector<Value> slices;
-    for (Value v : batched) {
+    for (auto [i, v] : llvm::enumerate(batched)) {
       FailureOr<SmallVector<Value>> slice = emitter->create(
           loc, "onnx.Gather", {v, index},
           {{StringAttr::get(ctx, "axis"), builder.getI64IntegerAttr(0)}});
+      if (succeeded(slice) && i >= numState && shorter >= 0)
+        slice = emitter->create(
+            loc, "onnx.Slice",
+            {(*slice)[0], ints({0}, {1}), ints({shorter}, {1})});
       if (failed(slice))
         return failure();
       slices.push_back((*slice)[0]);
@@ -959,6 +980,17 @@ GraphImporter::importBatchedScan(const pb::NodeProto &node, Location loc,
       return failure();
     stacked.resize(scanned.size());
     for (auto [k, v] : llvm::enumerate(scanned)) {
+      if (k >= numState && shorter >= 0) {
+        // Zeros after the element's length, up to the scan inputs'.
+        int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+        SmallVector<int64_t> pads(2 * rank, 0);
+        pads[rank] = length - shorter;
+        FailureOr<SmallVector<Value>> padded =
+            emitter->create(loc, "onnx.Pad", {v, ints(pads, {2 * rank})});
+        if (failed(padded))
+          return failure();
+        v = (*padded)[0];
+      }
       FailureOr<SmallVector<Value>> one =
           emitter->create(loc, "onnx.Unsqueeze", {v, axis0});
       if (failed(one))

@@ -32,12 +32,25 @@
 // FULL:      output 0: tensor<1x2xf32> = [9, 12]
 // FULL-NEXT: output 1: tensor<1x3x2xf32> = [1, 2, 4, 6, 9, 12]
 
-// Shorter sequences, or lengths given at run time, are refused.
+// sequence_lens gives each element its own length: element 0 scans its
+// first 2 rows (from the last of them: 3,4 then 4,6) and its scan output is
+// zero after them, element 1 all 3 rows.
 // RUN: onnx-txt2pb %t/short-lens.textproto -o %t/short-lens.onnx
-// RUN: not onyx-opt %t/short-lens.onnx 2>&1 | FileCheck %s --check-prefix=SHORT
-// SHORT: error: node 'scan' (Scan): Scan (opset 8) with a sequence_lens that is not the scan inputs' length for every batch element is not supported
+// RUN: onyx-run %t/short-lens.onnx --backend=ref --input=2x2xf32=0,0,100,100 \
+// RUN:   --input=2x3x2xf32=1,2,3,4,5,6,10,20,30,40,50,60 --expected-output=2x2xf32=4,6,190,220 \
+// RUN:   --expected-output=2x3x2xf32=3,4,4,6,0,0,150,160,180,200,190,220 | FileCheck %s --check-prefix=OUT
+// RUN: onyx-run %t/short-lens.onnx --validate --input=2x2xf32=0,0,100,100 \
+// RUN:   --input=2x3x2xf32=1,2,3,4,5,6,10,20,30,40,50,60 --expected-output=2x2xf32=4,6,190,220 \
+// RUN:   --expected-output=2x3x2xf32=3,4,4,6,0,0,150,160,180,200,190,220 | FileCheck %s --check-prefix=OUT
+
+// Lengths given at run time, or outside [0, the scan inputs' length], are
+// refused.
 // RUN: onnx-txt2pb %t/input-lens.textproto -o %t/input-lens.onnx
-// RUN: not onyx-opt %t/input-lens.onnx 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: not onyx-opt %t/input-lens.onnx 2>&1 | FileCheck %s --check-prefix=INPUT
+// INPUT: error: node 'scan' (Scan): Scan (opset 8) with a sequence_lens known only at run time is not supported; it must be a constant (an initializer)
+// RUN: onnx-txt2pb %t/long-lens.textproto -o %t/long-lens.onnx
+// RUN: not onyx-opt %t/long-lens.onnx 2>&1 | FileCheck %s --check-prefix=LONG
+// LONG: error: node 'scan' (Scan): Scan (opset 8) sequence_lens[0] is 4, outside [0, 3], the scan inputs' length
 
 // The batch is split when importing, so its size must be known then.
 // RUN: onnx-txt2pb %t/dynamic-batch.textproto -o %t/dynamic-batch.onnx
@@ -100,7 +113,30 @@ ir_version: 4
 opset_import { domain: "" version: 8 }
 graph {
   name: "short_lens"
-  initializer { name: "lens" data_type: 7 dims: 1 int64_data: 2 }
+  initializer { name: "lens" data_type: 7 dims: 2 int64_data: 2 int64_data: 3 }
+  node { name: "scan" op_type: "Scan" input: "lens" input: "init" input: "xs" output: "last" output: "ys"
+    attribute { name: "num_scan_inputs" type: INT i: 1 }
+    attribute { name: "directions" type: INTS ints: 1 }
+    attribute { name: "body" type: GRAPH g {
+      name: "body"
+      node { name: "acc" op_type: "Add" input: "s" input: "x" output: "s2" }
+      node { name: "copy" op_type: "Identity" input: "s2" output: "y" }
+      input { name: "s" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
+      input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
+      output { name: "s2" type { tensor_type { elem_type: 1 } } }
+      output { name: "y" type { tensor_type { elem_type: 1 } } } } } }
+  input { name: "init" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 2 } } } } }
+  input { name: "xs" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 3 } dim { dim_value: 2 } } } } }
+  output { name: "last" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 2 } } } } }
+  output { name: "ys" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 3 } dim { dim_value: 2 } } } } }
+}
+
+//--- long-lens.textproto
+ir_version: 4
+opset_import { domain: "" version: 8 }
+graph {
+  name: "long_lens"
+  initializer { name: "lens" data_type: 7 dims: 1 int64_data: 4 }
   node { name: "scan" op_type: "Scan" input: "lens" input: "init" input: "xs" output: "last" output: "ys"
     attribute { name: "num_scan_inputs" type: INT i: 1 }
     attribute { name: "body" type: GRAPH g {
