@@ -340,6 +340,25 @@ public:
     shape[axis] = type.getShape()[0];
     return reshape(f, shape);
   }
+  /// A scale or zero point of one value per block of `blockSize` indices
+  /// along `axis` (x's rank, the number of blocks along `axis`) as f32 of
+  /// x's shape for `size` indices along `axis`: each block's value
+  /// repeated over its indices, a Gather of index a / blockSize at each a.
+  Value perBlock(Value param, int64_t axis, int64_t blockSize, int64_t size) {
+    // The scale and the zero point share the block numbers.
+    if (!blockNumbers) {
+      SmallVector<int64_t> numbers(size);
+      for (int64_t a = 0; a < size; ++a)
+        numbers[a] = a / blockSize;
+      blockNumbers =
+          createConstant(b, loc,
+                         Tensor::fromInts(ElementType::I64, {size}, numbers)
+                             .toAttr(b.getContext()));
+    }
+    return cast(create("onnx.Gather", {param, blockNumbers},
+                       {{b.getStringAttr("axis"), b.getI64IntegerAttr(axis)}}),
+                ElementType::F32);
+  }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
     if (!v)
       return v;
@@ -374,6 +393,7 @@ public:
   Location loc;
 
 private:
+  Value blockNumbers;
   static RankedTensorType cast_(Value v) {
     return llvm::cast<RankedTensorType>(v.getType());
   }
@@ -452,26 +472,35 @@ LogicalResult expandQuantizeOp(Operation *op) {
     return expandContraction(op, name);
   OpAttrs attrs(op);
   bool dynamic = name == "onnx.DynamicQuantizeLinear";
-  if (!dynamic && attrs.getInt("block_size") != 0)
-    return op->emitOpError()
-           << "quantizes per block, which has no GPU kernel yet "
-              "(--backend=ref runs it)";
   Expander e(op);
   auto x = cast<RankedTensorType>(op->getOperand(0).getType());
-  int64_t rank = x.getRank(), axis = 0;
+  int64_t rank = x.getRank(), axis = 0, blockSize = 0;
   if (!dynamic) {
     axis = attrs.getInt("axis");
     if (axis < 0)
       axis += rank;
+    blockSize = attrs.getInt("block_size");
   }
+  // A scale (and zero point) per block is repeated over each block's
+  // indices first, which needs their number.
+  if (blockSize && ShapedType::isDynamic(x.getShape()[axis]))
+    return op->emitOpError()
+           << "quantizes per block along axis " << axis
+           << ", whose size is known only at run time; on the GPU the "
+              "blocks' scales are repeated over a size known when compiling "
+              "(bind the model's symbolic dimensions)";
+  auto param = [&](unsigned i) -> Value {
+    Value v = op->getOperand(i);
+    return blockSize ? e.perBlock(v, axis, blockSize, x.getShape()[axis])
+                     : e.broadcastable(v, rank, axis);
+  };
   Value xf = e.cast(op->getOperand(0), ElementType::F32);
   SmallVector<Value> results;
   if (name == "onnx.DequantizeLinear") {
-    Value scale = e.broadcastable(op->getOperand(1), rank, axis);
+    Value scale = param(1);
     Value shifted = xf;
     if (op->getNumOperands() > 2 && !isNoValue(op->getOperand(2)))
-      shifted = e.create("onnx.Sub",
-                         {xf, e.broadcastable(op->getOperand(2), rank, axis)});
+      shifted = e.create("onnx.Sub", {xf, param(2)});
     Value y = e.create("onnx.Mul", {shifted, scale});
     auto out = cast<RankedTensorType>(op->getResult(0).getType());
     results.push_back(e.cast(y, *getElementType(out.getElementType())));
@@ -495,9 +524,9 @@ LogicalResult expandQuantizeOp(Operation *op) {
                                         {e.create("onnx.Neg", {lo}), scale})}),
                      zero, e.constant(255.0)});
     } else {
-      scale = e.broadcastable(op->getOperand(1), rank, axis);
+      scale = param(1);
       if (op->getNumOperands() > 2 && !isNoValue(op->getOperand(2)))
-        zp = e.broadcastable(op->getOperand(2), rank, axis);
+        zp = param(2);
     }
     auto out = cast<RankedTensorType>(op->getResult(0).getType());
     ElementType type = *getElementType(out.getElementType());

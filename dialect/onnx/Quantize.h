@@ -16,8 +16,10 @@ namespace onyx::onnx {
 /// DynamicQuantizeLinear, by the ops it computes in f32 (Cast, Sub, Mul;
 /// Div, Round, Add, Clip and a Cast to the integer type; the reductions of
 /// DynamicQuantizeLinear's range), a per-axis scale and zero point reshaped
-/// to broadcast along the axis. Fails with an error at `op` for a scale per
-/// block, which broadcasting cannot express. Also replaces MatMulInteger,
+/// to broadcast along the axis, a scale and zero point per block repeated
+/// over each block's indices (a Gather along the axis; fails with an error
+/// at `op` where the axis' size is known only at run time). Also replaces
+/// MatMulInteger,
 /// ConvInteger, QLinearMatMul and QLinearConv (QuantizedContraction.cpp) by
 /// the f32 MatMul or Conv of their operands shifted by the zero points and
 /// a Cast to i32 or the requantization (exact while partial sums stay below

@@ -1,8 +1,8 @@
 // QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear: per tensor,
 // per axis and per block; rounding half to even and saturation to the
 // integer type's range. On Vulkan (onnx-expand-quantization) they are f32
-// elementwise ops and give the same values; a scale per block is an error
-// there.
+// elementwise ops and give the same values, a scale per block repeated over
+// its block's indices first (a Gather along the axis).
 
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/invalid.mlir --split-input-file --verify-diagnostics
@@ -13,7 +13,13 @@
 // RUN: onyx-run %t/dequantize-axis.mlir --backend=ref --input=2x4xi8=0,1,2,-128,127,4,5,6 | FileCheck %s --check-prefix=AXIS
 // RUN: onyx-run %t/dequantize-axis.mlir --validate --input=2x4xi8=0,1,2,-128,127,4,5,6 | FileCheck %s --check-prefix=AXIS
 // RUN: onyx-run %t/dynamic.mlir --validate --input=4xf32=-1,0,1,2 | FileCheck %s --check-prefix=DYNAMIC
-// RUN: not onyx-run %t/dequantize.mlir --input=2x4xi8=0,1,2,-128,127,4,5,6 2>&1 | FileCheck %s --check-prefix=VULKAN
+// RUN: onyx-run %t/dequantize.mlir --validate --input=2x4xi8=0,1,2,-128,127,4,5,6 | FileCheck %s --check-prefix=DEQUANTIZE
+// RUN: onyx-run %t/blocked.mlir --backend=ref --input=2x5xf32=0,1,2.5,-3.5,300,-300,7,8,9,10 \
+// RUN:   --expected-output=2x5xi8=0,1,11,8,65,-128,15,10,11,8 --expected-output=2x5xf32=0,1,2,-4,300,-64.5,7,8,9,10 | FileCheck %s --check-prefix=BLOCKED
+// RUN: onyx-run %t/blocked.mlir --validate --input=2x5xf32=0,1,2.5,-3.5,300,-300,7,8,9,10 \
+// RUN:   --expected-output=2x5xi8=0,1,11,8,65,-128,15,10,11,8 --expected-output=2x5xf32=0,1,2,-4,300,-64.5,7,8,9,10 | FileCheck %s --check-prefix=BLOCKED
+// RUN: onyx-opt %t/blocked.mlir --lower --target=lavapipe | FileCheck %s --check-prefix=GATHER
+// RUN: not onyx-opt %t/blocked-dynamic.mlir --lower 2>&1 | FileCheck %s --check-prefix=VULKAN
 
 // Per tensor, scale 2, zero point 128 (ui8): 0 -> 128, 0.5 -> 128 (half to
 // even), 1.25 -> 129, -1.75 -> 126, 150 -> 255, -150 -> 0. Per axis 0 of
@@ -34,7 +40,25 @@
 
 // AXIS: output 0: tensor<2x4xf32> = [0, 0, 0, -131, 127, 6, 1.5, 3]
 
-// VULKAN: error: 'onnx.DequantizeLinear' op quantizes per block, which has no GPU kernel yet (--backend=ref runs it)
+// Per block of 2 along axis 1 of 5 (the last block has one index): scales
+// [1, 2, 4] and [0.5, 1, 2], zero points [0, 10, -10] and [1, 2, 3] (i8).
+// Row 0: 0 and 1 stay; 2.5 / 2 = 1.25 -> 1 and -3.5 / 2 = -1.75 -> -2, plus
+// 10; 300 / 4 = 75, minus 10. Row 1: -300 / 0.5 + 1 saturates to -128;
+// 7 / 0.5 + 1 = 15; 8 and 9 plus 2; 10 / 2 + 3 = 8. Dequantized again,
+// (q - zero point) * scale: 2.5 -> 2 and -3.5 -> -4 by the rounding, -300 -> -64.5.
+// (Expected: q = [0, 1, 11, 8, 65, -128, 15, 10, 11, 8] and
+// [0, 1, 2, -4, 300, -64.5, 7, 8, 9, 10] dequantized.)
+// BLOCKED: output 0: max abs error 0, max rel error 0: PASS
+// BLOCKED: output 1: max abs error 0, max rel error 0: PASS
+
+// The blocks' scales and zero points become one value per index by a
+// Gather of the block numbers along the axis, then the elementwise ops.
+// GATHER: gpu.weight {{.*}} = dense<[0, 0, 1, 1, 2]> : tensor<5xi64>
+// GATHER: gpu.dispatch @gather{{.*}} : !gpu.view<2x3xf32>, !gpu.view<5xi64>, !gpu.view<2x5xf32>
+// GATHER: gpu.dispatch @gather{{.*}} : !gpu.view<2x3xi8>, !gpu.view<5xi64>, !gpu.view<2x5xi8>
+// GATHER: gpu.dispatch @fused
+
+// VULKAN: error: 'onnx.DequantizeLinear' op quantizes per block along axis 1, whose size is known only at run time; on the GPU the blocks' scales are repeated over a size known when compiling (bind the model's symbolic dimensions)
 
 //--- quantize.mlir
 func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<2x3xi8>) {
@@ -55,6 +79,21 @@ func.func @main(%x: tensor<2x4xi8>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
   %sb = onnx.Constant dense<[[1.0, 10.0], [1.0, 10.0]]> : tensor<2x2xf32>
   %db = "onnx.DequantizeLinear"(%x, %sb) {block_size = 2 : si64} : (tensor<2x4xi8>, tensor<2x2xf32>) -> tensor<2x4xf32>
   return %d, %db : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+//--- blocked.mlir
+func.func @main(%x: tensor<2x5xf32>) -> (tensor<2x5xi8>, tensor<2x5xf32>) {
+  %s = onnx.Constant dense<[[1.0, 2.0, 4.0], [0.5, 1.0, 2.0]]> : tensor<2x3xf32>
+  %zp = onnx.Constant dense<[[0, 10, -10], [1, 2, 3]]> : tensor<2x3xi8>
+  %q = "onnx.QuantizeLinear"(%x, %s, %zp) {axis = 1 : si64, block_size = 2 : si64} : (tensor<2x5xf32>, tensor<2x3xf32>, tensor<2x3xi8>) -> tensor<2x5xi8>
+  %d = "onnx.DequantizeLinear"(%q, %s, %zp) {axis = 1 : si64, block_size = 2 : si64} : (tensor<2x5xi8>, tensor<2x3xf32>, tensor<2x3xi8>) -> tensor<2x5xf32>
+  return %q, %d : tensor<2x5xi8>, tensor<2x5xf32>
+}
+
+//--- blocked-dynamic.mlir
+func.func @main(%x: tensor<2x?xi8>, %s: tensor<2x2xf32>) -> tensor<2x?xf32> {
+  %d = "onnx.DequantizeLinear"(%x, %s) {block_size = 2 : si64} : (tensor<2x?xi8>, tensor<2x2xf32>) -> tensor<2x?xf32>
+  return %d : tensor<2x?xf32>
 }
 
 //--- dequantize-axis.mlir
