@@ -64,9 +64,6 @@ public:
 
 private:
   bool canonicalize();
-  /// The results of each function take the types its return gives them,
-  /// which flattening made more static.
-  void updateFunctionTypes();
 
   std::shared_ptr<FrozenPatternSet> patterns;
   PassOption<int64_t> maxUnrolledOps{
@@ -83,22 +80,6 @@ bool FlattenControlFlow::canonicalize() {
   config.useTopDownTraversal = true;
   return succeeded(
       applyPatternsAndFoldGreedily(getOperation(), *patterns, config));
-}
-
-void FlattenControlFlow::updateFunctionTypes() {
-  for (Operation &op : *cast<ModuleOp>(getOperation()).getBody()) {
-    auto func = dyn_cast<FuncOp>(&op);
-    if (!func || func.getBody().empty())
-      continue;
-    Operation &ret = func.front().back();
-    SmallVector<Type> results;
-    for (Value v : ret.getOperands())
-      results.push_back(v.getType());
-    FunctionType type = func.getFunctionType();
-    if (ArrayRef<Type>(results) != type.getResults())
-      func.setFunctionType(
-          FunctionType::get(func->getContext(), type.getInputs(), results));
-  }
 }
 
 void FlattenControlFlow::runOnOperation() {
@@ -137,13 +118,28 @@ void FlattenControlFlow::runOnOperation() {
     }
     if (failedAny)
       return signalPassFailure();
-    for (FuncOp func : funcs)
-      onnx::refineResultTypes(func.getBody());
-    updateFunctionTypes();
+    refineFunctionTypes(getOperation());
   }
 }
 
 } // namespace
+
+void refineFunctionTypes(Operation *module) {
+  for (Operation &op : *cast<ModuleOp>(module).getBody()) {
+    auto func = dyn_cast<FuncOp>(&op);
+    if (!func || func.getBody().empty())
+      continue;
+    onnx::refineResultTypes(func.getBody());
+    Operation &ret = func.front().back();
+    SmallVector<Type> results;
+    for (Value v : ret.getOperands())
+      results.push_back(v.getType());
+    FunctionType type = func.getFunctionType();
+    if (ArrayRef<Type>(results) != type.getResults())
+      func.setFunctionType(
+          FunctionType::get(func->getContext(), type.getInputs(), results));
+  }
+}
 
 std::unique_ptr<Pass> createFlattenControlFlowPass() {
   return std::make_unique<FlattenControlFlow>();

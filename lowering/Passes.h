@@ -33,6 +33,13 @@ std::unique_ptr<Pass> createConvertOnnxToGpuPass();
 std::unique_ptr<Pass> createPlanBuffersPass();
 std::unique_ptr<Pass> createCompileKernelsPass();
 
+/// After a pass replaced ops by ones of more static types (an unrolled loop
+/// or recurrent layer, whose values have a size in each step): makes the
+/// onnx ops' result types in each function of `module` as static as
+/// inference gives them, and each function's result types those its return
+/// gives.
+void refineFunctionTypes(Operation *module);
+
 /// Adds the passes of `--lower` to `pm` (anchored on builtin.module).
 void buildLoweringPipeline(OpPassManager &pm);
 

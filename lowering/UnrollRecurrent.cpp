@@ -3,8 +3,10 @@
 // RNN, GRU and LSTM have no kernels of their own: with the sequence length
 // known when compiling, each becomes its time steps unrolled into MatMul,
 // Slice and elementwise ops (unrollRecurrentOp, dialect/onnx/Recurrent.h),
-// which the later passes fuse and lower like any others. A layer whose
-// sizes are known only at run time is an error at the op.
+// which the later passes fuse and lower like any others. The batch may be
+// known only at run time (the steps' ops take `?` rows); a layer whose
+// sequence length or hidden size is known only at run time is an error at
+// the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +42,11 @@ public:
     });
     for (Operation *op : ops)
       if (llvm::failed(onnx::unrollRecurrentOp(op, maxUnrolledOps)))
-        signalPassFailure();
+        return signalPassFailure();
+    // Steps of a batch known only at run time give `?` rows; where the
+    // arguments were refined since (onyx-run binds them), more static ones.
+    if (!ops.empty())
+      refineFunctionTypes(getOperation());
   }
 
 private:

@@ -62,6 +62,16 @@ public:
   Value zeros(ArrayRef<int64_t> shape) {
     return createConstant(b, loc, Tensor(type, shape).toAttr(b.getContext()));
   }
+  /// Zeros of [batch, hidden] where the batch, dimension 1 of `x`, is known
+  /// only at run time: ConstantOfShape of a shape computed from Shape(x).
+  Value zerosLike(Value x, int64_t hidden) {
+    Context *ctx = b.getContext();
+    Value batch = create(
+        "onnx.Shape", {x},
+        {attr("start", getIntAttr(ctx, 1)), attr("end", getIntAttr(ctx, 2))});
+    return create("onnx.ConstantOfShape", {concat({batch, ints({hidden})}, 0)},
+                  {attr("value", Tensor(type, {1}).toAttr(ctx))});
+  }
   NamedAttribute attr(StringRef name, Attribute value) {
     return {b.getStringAttr(name), value};
   }
@@ -139,13 +149,14 @@ LogicalResult unrollRecurrentOp(Operation *op, int64_t maxOps) {
   int64_t seq = xType.getShape()[layout ? 1 : 0];
   int64_t batch = xType.getShape()[layout ? 0 : 1];
   int64_t hidden = rType.getShape()[2];
-  if (ShapedType::isDynamic(seq) || ShapedType::isDynamic(batch) ||
-      ShapedType::isDynamic(hidden))
+  // The batch may be known only at run time: every step's ops take `?`
+  // rows. The steps and the state's size must be known.
+  if (ShapedType::isDynamic(seq) || ShapedType::isDynamic(hidden))
     return op->emitOpError()
-           << "has a sequence length, batch or hidden size known only at run "
+           << "has a sequence length or hidden size known only at run "
               "time (X is "
-           << Type(xType)
-           << "); a recurrent layer runs on Vulkan unrolled, its sizes known "
+           << Type(xType) << ", R is " << Type(rType)
+           << "); a recurrent layer runs on Vulkan unrolled, its steps known "
               "when compiling (bind the model's symbolic dimensions, or "
               "--backend=ref)";
   if (seq == 0)
@@ -183,8 +194,12 @@ LogicalResult unrollRecurrentOp(Operation *op, int64_t maxOps) {
     x = sb.transpose(x, {1, 0, 2});
   // sequence_lens as a [batch, 1] mask per step, unless absent.
   Value lens = has(op, 4) ? op->getOperand(4) : Value();
-  Value one = sb.scalar(1);
-  Value zeroState = sb.zeros({batch, hidden});
+  Value one = sb.scalar(1), zero = sb.scalar(0);
+  // The state where no initial one is given.
+  Value zeroState;
+  if (!has(op, 5) || (isLSTM && !has(op, 6)))
+    zeroState = ShapedType::isDynamic(batch) ? sb.zerosLike(x, hidden)
+                                             : sb.zeros({batch, hidden});
 
   SmallVector<Value> ys, hs, cs;
   for (int64_t d = 0; d < dirs; ++d) {
@@ -275,7 +290,7 @@ LogicalResult unrollRecurrentOp(Operation *op, int64_t maxOps) {
         hNext = sb.create("onnx.Where", {valid, hNext, h});
         if (isLSTM)
           cNext = sb.create("onnx.Where", {valid, cNext, c});
-        y[t] = sb.create("onnx.Where", {valid, hNext, zeroState});
+        y[t] = sb.create("onnx.Where", {valid, hNext, zero});
       } else {
         y[t] = hNext;
       }
