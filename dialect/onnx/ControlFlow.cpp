@@ -434,6 +434,12 @@ LogicalResult evalLoop(EvalState &s) {
   unsigned numScans = op->getNumResults() - numCarried;
   SmallVector<Tensor> carried(s.getInputs().drop_front(2));
   SmallVector<SmallVector<Tensor>> scans(numScans);
+  // The scan outputs' slices grow with every iteration: they count against
+  // the memory budget as they come, so that a trip count too large for it
+  // (one known only at run time) fails at the iteration that passes it
+  // rather than exhausting memory.
+  EvalBudget budget = s.getBudget();
+  uint64_t scanBytes = 0;
   int64_t i = 0;
   for (; i < tripCount && cond; ++i) {
     SmallVector<Tensor> args;
@@ -443,8 +449,8 @@ LogicalResult evalLoop(EvalState &s) {
         scalarLike(body.getArgument(1).getType(), ElementType::Bool, cond));
     args.append(carried.begin(), carried.end());
     SmallVector<Tensor> yielded;
-    if (failed(runRegion(op, op->getRegion(0), args, s.getCaptured(),
-                         s.getBudget(), yielded)))
+    if (failed(runRegion(op, op->getRegion(0), args, s.getCaptured(), budget,
+                         yielded)))
       return failure();
     // Without a condition operand the body's is ignored (ONNX's `for`).
     if (hasCond)
@@ -455,8 +461,21 @@ LogicalResult evalLoop(EvalState &s) {
       Tensor &next = yielded[1 + numCarried + k];
       if (failed(checkSliceShape(s, scans[k], next, k)))
         return failure();
+      scanBytes += next.getNumBytes();
       scans[k].push_back(std::move(next));
     }
+    uint64_t needed = s.getBudget().liveBytes + scanBytes;
+    if (numScans && needed > s.getBudget().maxBytes)
+      return s.emitError() << "scan outputs take " << scanBytes
+                           << " bytes after " << i + 1 << " iterations"
+                           << (hasM ? " (trip count " +
+                                          std::to_string(tripCount) + ")"
+                                    : std::string())
+                           << "; with " << s.getBudget().liveBytes
+                           << " bytes of tensors live, that exceeds the "
+                              "memory budget of "
+                           << s.getBudget().maxBytes << " bytes (--max-memory)";
+    budget.liveBytes = needed;
   }
   if (!hasM && cond)
     return s.emitError() << "condition is still true after "
