@@ -19,11 +19,10 @@ namespace onyx::onnx {
 /// to broadcast along the axis, a scale and zero point per block repeated
 /// over each block's indices (a Gather along the axis; fails with an error
 /// at `op` where the axis' size is known only at run time). Also replaces
-/// MatMulInteger,
-/// ConvInteger, QLinearMatMul and QLinearConv (QuantizedContraction.cpp) by
-/// the f32 MatMul or Conv of their operands shifted by the zero points and
-/// a Cast to i32 or the requantization (exact while partial sums stay below
-/// 2^24).
+/// MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv
+/// (QuantizedContraction.cpp) by the f32 MatMul or Conv of their operands
+/// shifted by the zero points and a Cast to i32 or the requantization
+/// (exact while partial sums stay below 2^24).
 LogicalResult expandQuantizeOp(Operation *op);
 
 } // namespace onyx::onnx
