@@ -367,6 +367,23 @@ static const Helper kHelpers[] = {
      "double onyx_gelu_none(double x) { return "
      "double(onyx_gelu_none(float(x)));"
      " }\n"},
+    {"onyx_pow",
+     // GLSL leaves pow(a, b) undefined for a < 0 and for a == 0, b <= 0
+     // (lavapipe computes exp2(b * log2(a)): NaN for a negative base); ONNX
+     // follows C's pow: a negative base with an integer exponent has the
+     // sign of its odd powers, 0 to a negative power is infinite, and
+     // anything to the power 0, and 1 to any power, is 1.
+     "float onyx_pow(float a, float b) {\n"
+     "  if (b == 0.0 || a == 1.0) return 1.0;\n"
+     "  if (a > 0.0 || isnan(a) || isnan(b)) return pow(a, b);\n"
+     "  if (abs(a) == 1.0 && isinf(b)) return 1.0;\n"
+     "  bool integral = b == trunc(b);\n"
+     "  if (a < 0.0 && !integral) return uintBitsToFloat(0x7fc00000u);\n"
+     "  float r = a == 0.0 ? (b > 0.0 ? 0.0 : uintBitsToFloat(0x7f800000u))\n"
+     "                     : pow(-a, b);\n"
+     "  bool odd = integral && mod(b, 2.0) == 1.0;\n"
+     "  return odd && (floatBitsToUint(a) >> 31) != 0u ? -r : r;\n"
+     "}\n"},
     {"onyx_gelu_tanh",
      "float onyx_gelu_tanh(float x) { return 0.5 * x * (1.0 + tanh("
      "0.79788456080286536 * (x + 0.044715 * x * x * x))); }\n"

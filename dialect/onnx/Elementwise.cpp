@@ -548,7 +548,7 @@ const Row rows[] = {
      foldDiv,
      addDivPatterns},
     {"onnx.Pow",
-     "pow($0, $1)",
+     "onyx_pow($0, $1)",
      {2, NumericTypes, false, true, evalPow},
      OpTrait::Pure,
      {},
