@@ -10,6 +10,16 @@
 // after canonicalize + cse on the same inputs; the results must agree
 // (within ONNX's test tolerances: patterns may reassociate float math).
 //
+// The longer mode, ONYX_FUZZ_VULKAN=1 (off by default: a Vulkan driver,
+// lavapipe on a machine without a GPU, compiles shaders for every input),
+// also lowers the canonicalized function for the machine's Vulkan device
+// and runs it there: its results must agree with the reference backend's
+// (rtol 1e-3, atol 1e-4: the device's float math differs a little). A
+// lowering error (an op or type without a GPU kernel) skips the input; a
+// load or run error after a successful lowering, a difference, or with
+// ONYX_VULKAN_VALIDATION=1 any message of the validation layer is a
+// finding.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -22,11 +32,13 @@
 #include "ir/Verifier.h"
 #include "rewrite/PassManager.h"
 #include "rewrite/Passes.h"
+#include "tools/onyx-run/VulkanBackend.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace onyx;
 using namespace onyx::onnx;
@@ -80,6 +92,91 @@ Attribute makeAttr(Context *ctx, const AttrSpec &spec, Choices &c) {
                                    : Type(IntegerType::get(ctx, 64)));
   }
   return {};
+}
+
+/// The Vulkan device of the longer mode, created once per process (null
+/// when ONYX_FUZZ_VULKAN is unset or 0). The backend has a Context of its
+/// own, which outlives it: members are destroyed in reverse order.
+struct VulkanMode {
+  Context ctx;
+  std::unique_ptr<run::VulkanBackend> backend;
+
+  static VulkanMode *get() {
+    static VulkanMode *mode = [] {
+      const char *env = std::getenv("ONYX_FUZZ_VULKAN");
+      if (!env || !*env || std::strcmp(env, "0") == 0)
+        return static_cast<VulkanMode *>(nullptr);
+      static VulkanMode instance;
+      ScopedDiagnosticCollector diagnostics(&instance.ctx);
+      FailureOr<std::unique_ptr<run::VulkanBackend>> backend =
+          run::VulkanBackend::create(&instance.ctx, run::VulkanOptions());
+      if (failed(backend)) {
+        fprintf(stderr, "ONYX_FUZZ_VULKAN: no Vulkan device:\n");
+        for (const Diagnostic &diag : diagnostics.getDiagnostics())
+          fprintf(stderr, "%s\n", diag.str().c_str());
+        exit(1);
+      }
+      instance.backend = std::move(*backend);
+      fprintf(stderr, "ONYX_FUZZ_VULKAN: comparing with %s\n",
+              instance.backend->getDeviceInfo().describe().c_str());
+      return &instance;
+    }();
+    return mode;
+  }
+};
+
+/// Lowers the canonicalized `module` for the Vulkan device, runs it on
+/// `inputs` and aborts where that goes wrong after lowering or the results
+/// differ from `expected`. `original` is the function before
+/// canonicalization, for the report.
+void compareWithVulkan(VulkanMode &vulkan, ModuleOp module,
+                       ArrayRef<Tensor> inputs, ArrayRef<Tensor> expected,
+                       const std::string &original,
+                       ScopedDiagnosticCollector &quiet) {
+  run::VulkanBackend &backend = *vulkan.backend;
+  ScopedDiagnosticCollector deviceDiagnostics(&vulkan.ctx);
+  auto fail = [&](const char *what) {
+    fprintf(stderr, "%s on Vulkan (%s) in:\n%s\n", what,
+            backend.getDeviceInfo().describe().c_str(), original.c_str());
+    for (const Diagnostic &diag : quiet.getDiagnostics())
+      fprintf(stderr, "%s\n", diag.str().c_str());
+    for (const Diagnostic &diag : deviceDiagnostics.getDiagnostics())
+      fprintf(stderr, "%s\n", diag.str().c_str());
+    for (const std::string &message : backend.getValidationMessages())
+      fprintf(stderr, "validation: %s\n", message.c_str());
+    abort();
+  };
+  size_t messagesBefore = backend.getValidationMessageCount();
+  // An op or a type that no GPU kernel handles is a located error, not a
+  // finding.
+  if (failed(backend.lower(module, /*irDump=*/nullptr)))
+    return;
+  {
+    FailureOr<std::unique_ptr<runtime::Executable>> exe =
+        runtime::Executable::load(backend.getDevice(), module);
+    if (failed(exe))
+      fail("the lowered function fails to load");
+    FailureOr<SmallVector<Tensor>> results = run::runExecutable(**exe, inputs);
+    if (failed(results))
+      fail("the lowered function fails to run");
+    Tolerance tolerance;
+    tolerance.atol = 1e-4;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      ComparisonResult r =
+          compareTensors((*results)[i], expected[i], tolerance);
+      if (!r.passed()) {
+        fprintf(stderr,
+                "result %zu: %s%lld elements out of tolerance, the first at "
+                "index %lld; max abs error %g\n",
+                i, r.mismatch.c_str(), (long long)r.numMismatched,
+                (long long)r.firstMismatched, r.maxAbsError);
+        fail("a result differs from the reference backend's");
+      }
+    }
+  }
+  // After the Executable is gone, so that its destruction is validated too.
+  if (backend.getValidationMessageCount() > messagesBefore)
+    fail("the validation layer reported");
 }
 
 } // namespace
@@ -209,5 +306,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
     }
   }
+  if (VulkanMode *vulkan = VulkanMode::get())
+    compareWithVulkan(*vulkan, *module, inputs, *before, original, quiet);
   return 0;
 }
