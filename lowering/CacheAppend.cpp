@@ -11,6 +11,12 @@
 // s new rows, after the p the state holds. Nothing copies the cache, and a
 // state grown to more positions keeps its bytes where they are.
 //
+// Where the new rows come from a kernel that can store them anywhere (a
+// product's store, through the Reshape to heads and the Transpose exporters
+// emit), that kernel writes them into the state itself (storeIntoCache) and
+// the append is no dispatch at all: a decode step then has no copy of its
+// key or value.
+//
 // The present is returned as a permuted download of the state (the runtime
 // keeps it there), and the Attention kernel reads its keys and values in
 // that order (AttentionKernels.cpp). Any other reader of the present or of
@@ -19,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lowering/DataMovement.h"
+#include "lowering/KernelSizes.h"
 
 #include "dialect/gpu/HostOps.h"
 #include "dialect/onnx/OnnxDialect.h"
@@ -125,28 +132,18 @@ bool isReadFromCache(Value value) {
 
 namespace datamovement {
 
-LogicalResult lowerCacheAppend(Operation *op, LoweringContext &ctx,
-                               unsigned byteSize) {
+/// The state memory [total, b, H, d] holding cache append `op`'s present,
+/// set as its result, for a past of `pastDims` and `newRows` new rows of
+/// `batch` sequences.
+static Value allocateState(Operation *op, Symbols &symbols,
+                           ArrayRef<Poly> pastDims, const Poly &batch,
+                           const Poly &newRows) {
+  LoweringContext &ctx = symbols.getContext();
   auto past = cast<BlockArgument>(op->getOperand(0));
-  Value fresh = op->getOperand(1);
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  Symbols symbols(ctx);
-  SmallVector<Poly> pastDims = getDims(symbols, past);
-  SmallVector<Poly> newDims = getDims(symbols, fresh);
-  if (pastDims.size() != 4 || newDims.size() != 4)
-    return failure();
-  for (int64_t d : {0, 1, 3})
-    if (failed(checkAtRunTime(symbols, "gpu.eqi", newDims[d], pastDims[d],
-                              "input 1 has {0} elements along axis " +
-                                  std::to_string(d) +
-                                  " where input 0 has {1}")))
-      return failure();
-  Poly batch = pastDims[0], heads = pastDims[1], rows = pastDims[2];
-  Poly total = rows + newDims[2], headSize = pastDims[3];
-  SmallVector<Poly> outDims =
-      resultDims(outType, {batch, heads, total, headSize});
-
-  // The state's memory, positions outermost.
+  SmallVector<Poly> outDims = resultDims(
+      outType, {batch, pastDims[1], pastDims[2] + newRows, pastDims[3]});
+  // Positions outermost.
   SmallVector<Poly> stateDims = {outDims[2], outDims[0], outDims[1],
                                  outDims[3]};
   SmallVector<int64_t> stateShape = {
@@ -159,6 +156,136 @@ LogicalResult lowerCacheAppend(Operation *op, LoweringContext &ctx,
       "state", ctx.getBuilder().getI64IntegerAttr(past.getArgNumber()));
   ctx.setResult(op->getResult(0), state);
   ctx.setDims(op->getResult(0), symbols.materialize(outDims));
+  return state;
+}
+
+} // namespace datamovement
+
+/// The cache append that takes `rows` [b, s, H * d] as its new rows through
+/// a Reshape to [b, s, H, d] and a Transpose to [b, H, s, d] that nothing
+/// else reads (but for dims); null if there is none.
+static Operation *getAppendOfRows(Value rows) {
+  auto onlyUser = [](Value value) -> Operation * {
+    Operation *user = nullptr;
+    for (OpOperand &use : value.getUses()) {
+      if (isDimsOnlyUse(use))
+        continue;
+      if (user)
+        return nullptr;
+      user = use.getOwner();
+    }
+    return user;
+  };
+  auto rowsType = dyn_cast<RankedTensorType>(rows.getType());
+  if (!rowsType || rowsType.getRank() != 3)
+    return nullptr;
+  Operation *reshape = onlyUser(rows);
+  if (!reshape || reshape->getName().getStringRef() != "onnx.Reshape" ||
+      reshape->getOperand(0) != rows)
+    return nullptr;
+  auto headsType = cast<RankedTensorType>(reshape->getResult(0).getType());
+  if (headsType.getRank() != 4 ||
+      ShapedType::isDynamic(headsType.getShape()[2]) ||
+      ShapedType::isDynamic(headsType.getShape()[3]) ||
+      ShapedType::isDynamic(rowsType.getShape()[2]) ||
+      headsType.getShape()[2] * headsType.getShape()[3] !=
+          rowsType.getShape()[2])
+    return nullptr;
+  Operation *transpose = onlyUser(reshape->getResult(0));
+  if (!transpose || !isTransposeReadByCopies(transpose) ||
+      onnx::OpAttrs(transpose).getInts("perm") !=
+          SmallVector<int64_t>{0, 2, 1, 3})
+    return nullptr;
+  Operation *append = onlyUser(transpose->getResult(0));
+  if (!append || !isCacheAppend(append) ||
+      append->getOperand(1) != transpose->getResult(0))
+    return nullptr;
+  return append;
+}
+
+std::string CacheRowsStore::index(KernelSizes &sizes, StringRef r,
+                                  StringRef c) const {
+  // Row r of the rows is position r % s of sequence r / s.
+  std::string s = sizes.get(newRows);
+  std::string row = std::to_string(rowElements) + "u";
+  return "(" + sizes.get(pastRows) + " + (" + r.str() + ") % " + s + ") * " +
+         sizes.get(sizes.getContext().mul(batch, rowElements)) + " + (" +
+         r.str() + ") / " + s + " * " + row + " + " + c.str();
+}
+
+std::optional<CacheRowsStore> storeIntoCache(LoweringContext &ctx, Value rows,
+                                             ArrayRef<Size> dims) {
+  Operation *append = getAppendOfRows(rows);
+  if (!append || ctx.lookupResult(append->getResult(0)) || dims.size() != 3)
+    return std::nullopt;
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  auto outType = cast<RankedTensorType>(append->getResult(0).getType());
+  if (rowsType.getElementType() != outType.getElementType())
+    return std::nullopt;
+  datamovement::Symbols symbols(ctx);
+  SmallVector<Poly> pastDims =
+      datamovement::getDims(symbols, append->getOperand(0));
+  if (pastDims.size() != 4)
+    return std::nullopt;
+  Value state = datamovement::allocateState(
+      append, symbols, pastDims, symbols.get(dims[0]), symbols.get(dims[1]));
+  CacheRowsStore store;
+  store.state = state;
+  store.pastRows = symbols.materialize(pastDims[2]);
+  store.batch = dims[0];
+  store.newRows = dims[1];
+  store.rowElements = rowsType.getShape()[2];
+  // The rows' own view: the state's new rows, in the rows' order where b or
+  // s is 1 (a decode step, or one sequence); nothing reads it but the
+  // append's views, whose copy is not made.
+  unsigned bytes = datamovement::getByteSize(rowsType.getElementType());
+  Size offset =
+      ctx.mul(ctx.mul(store.pastRows, ctx.mul(store.batch, store.rowElements)),
+              int64_t(bytes));
+  ctx.setResult(rows, ctx.reinterpret(state, rowsType, dims, offset));
+  return store;
+}
+
+namespace datamovement {
+
+LogicalResult lowerCacheAppend(Operation *op, LoweringContext &ctx,
+                               unsigned byteSize) {
+  auto past = cast<BlockArgument>(op->getOperand(0));
+  Value fresh = op->getOperand(1);
+  Symbols symbols(ctx);
+  SmallVector<Poly> pastDims = getDims(symbols, past);
+  SmallVector<Poly> newDims = getDims(symbols, fresh);
+  if (pastDims.size() != 4 || newDims.size() != 4)
+    return failure();
+  for (int64_t d : {0, 1, 3})
+    if (failed(checkAtRunTime(symbols, "gpu.eqi", newDims[d], pastDims[d],
+                              "input 1 has {0} elements along axis " +
+                                  std::to_string(d) +
+                                  " where input 0 has {1}")))
+      return failure();
+  if (ctx.lookupResult(op->getResult(0))) {
+    // The kernel computing the new rows stored them into the state
+    // (storeIntoCache), for the batch and rows of its own result: the
+    // Reshape between must have kept them.
+    SmallVector<Poly> outDims = getDims(symbols, op->getResult(0));
+    if (outDims.size() != 4 ||
+        failed(checkAtRunTime(symbols, "gpu.eqi", newDims[0], outDims[0],
+                              "input 1 has {0} sequences where the rows "
+                              "stored into the cache had {1}")) ||
+        failed(checkAtRunTime(symbols, "gpu.eqi", pastDims[2] + newDims[2],
+                              outDims[2],
+                              "past and new rows make {0} positions where "
+                              "the rows stored into the cache make {1}")))
+      return failure();
+    return success();
+  }
+  Value state = allocateState(op, symbols, pastDims, pastDims[0], newDims[2]);
+  Poly rows = pastDims[2];
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Poly> outDims = resultDims(
+      outType, {pastDims[0], pastDims[1], rows + newDims[2], pastDims[3]});
+  SmallVector<Poly> stateDims = {outDims[2], outDims[0], outDims[1],
+                                 outDims[3]};
 
   // The new rows after the past's: element [b, h, i, c] of the new tensor
   // goes to position rows + i of the state.

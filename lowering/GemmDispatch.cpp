@@ -71,11 +71,24 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     ys.push_back(ctx.allocate(resultType, problem.resultDims));
     ctx.setResult(result, ys.back());
   }
-  for (Value part : problem.splitResults) {
+  problem.splitStoreIndex.assign(problem.splitResults.size(), "");
+  int64_t firstColumn = 0;
+  for (auto [i, part] : llvm::enumerate(problem.splitResults)) {
     auto partType = cast<RankedTensorType>(part.getType());
+    int64_t partFirst = firstColumn;
+    firstColumn += partType.getShape().back();
     SmallVector<Size> dims = problem.resultDims;
     if (!dims.empty())
       dims.back() = partType.getShape().back();
+    else
+      dims.assign(partType.getShape().begin(), partType.getShape().end());
+    // A key's or value's rows go straight into the decoder's cache.
+    if (std::optional<CacheRowsStore> cache = storeIntoCache(ctx, part, dims)) {
+      ys.push_back(cache->state);
+      std::string column = "sc - " + std::to_string(partFirst) + "u";
+      problem.splitStoreIndex[i] = cache->index(sizes, "so", column);
+      continue;
+    }
     ys.push_back(ctx.allocate(partType, dims));
     ctx.setResult(part, ys.back());
   }

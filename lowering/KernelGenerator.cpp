@@ -315,10 +315,14 @@ Size LoweringContext::broadcastFactor(Size dim) {
 }
 
 Value LoweringContext::reinterpret(Value view, RankedTensorType type,
-                                   ArrayRef<Size> sizes) {
-  if (type.hasStaticShape())
+                                   ArrayRef<Size> sizes, Size byteOffset) {
+  Value offset = byteOffset.isStatic()
+                     ? Value()
+                     : toValue(builder, current->getLoc(), byteOffset);
+  uint64_t staticOffset = byteOffset.isStatic() ? byteOffset.constant : 0;
+  if (type.hasStaticShape() && !offset)
     return builder
-        .create<gpu::ViewOp>(current->getLoc(), view, uint64_t(0),
+        .create<gpu::ViewOp>(current->getLoc(), view, staticOffset,
                              gpu::ViewType::get(type))
         ->getResult(0);
   SmallVector<Value> dynamic;
@@ -327,10 +331,11 @@ Value LoweringContext::reinterpret(Value view, RankedTensorType type,
       dynamic.push_back(toValue(builder, current->getLoc(), sizes[d]));
   Value result =
       builder
-          .create<gpu::ViewOp>(current->getLoc(), view, Value(), uint64_t(0),
+          .create<gpu::ViewOp>(current->getLoc(), view, offset, staticOffset,
                                gpu::ViewType::get(type), dynamic)
           ->getResult(0);
-  setDims(result, sizes);
+  if (!type.hasStaticShape())
+    setDims(result, sizes);
   return result;
 }
 

@@ -39,6 +39,8 @@
 
 namespace onyx::lowering {
 
+class KernelSizes;
+
 /// A kernel a generator asks for. Two requests with the same source and
 /// interface get one gpu.kernel.
 struct KernelSpec {
@@ -151,13 +153,18 @@ public:
   /// 0 for a dimension of size 0 or 1, else 1: what a broadcast input's
   /// stride is multiplied by where its dimension is known only at run time.
   Size broadcastFactor(Size dim);
-  /// A view of `view`'s memory with another shape or element type of the
-  /// same byte size (an alias: no copy); `dims` gives its `?` dimensions
-  /// (all of its dims, static ones too).
-  Value reinterpret(Value view, RankedTensorType type,
-                    ArrayRef<Size> dims = {});
+  /// A view of `view`'s memory with another shape or element type (an
+  /// alias: no copy), from `byteOffset` on; `dims` gives its `?` dimensions
+  /// (all of its dims, static ones too). The runtime checks that it lies
+  /// within `view`.
+  Value reinterpret(Value view, RankedTensorType type, ArrayRef<Size> dims = {},
+                    Size byteOffset = 0);
   /// Records that `view` holds the op's result `result`.
   void setResult(Value result, Value view);
+  /// The view recorded for `result`, null if none is yet: an op whose
+  /// result an earlier op's generator wrote (a cache append whose rows the
+  /// product making them stored in place).
+  Value lookupResult(Value result) const { return views.lookup(result); }
 
   /// The gpu.kernel for `spec`, created at module level on first request.
   KernelRef getOrCreateKernel(const KernelSpec &spec);
@@ -271,6 +278,27 @@ bool isCacheAppend(Operation *op);
 bool isCacheArgument(BlockArgument arg);
 /// Whether `value` is a cache append's present, stored [t, b, H, d].
 bool isReadFromCache(Value value);
+/// Where a kernel stores `rows`, a tensor [b, s, H * d] it computes, when
+/// the tensor's only reader is a cache append (isCacheAppend) taking it as
+/// its new rows through the Reshape to [b, s, H, d] and the Transpose to
+/// [b, H, s, d] that exporters emit: the kernel writes element (r, c) of
+/// `rows` viewed as [b * s, H * d] straight into the cache's state, at
+/// `index(r, c)` (CacheAppend.cpp), and the append copies nothing.
+struct CacheRowsStore {
+  /// The state's memory [past + s, b, H, d], bound for writing.
+  Value state;
+  Size pastRows, newRows, batch;
+  int64_t rowElements = 0;
+
+  /// The GLSL uint index in `state` of element (`r`, `c`), sizes spelled
+  /// through `sizes`.
+  std::string index(KernelSizes &sizes, StringRef r, StringRef c) const;
+};
+/// The store of `rows` (whose dims are `dims`) into its cache append's
+/// state, which it creates (the append's result from then on), if `rows`
+/// is such a tensor; `rows` itself becomes a view of the state's new rows.
+std::optional<CacheRowsStore> storeIntoCache(LoweringContext &ctx, Value rows,
+                                             ArrayRef<Size> dims);
 /// Whether `op` is an Expand of a 3-D tensor to 3 dims that only
 /// RotaryEmbeddings without position_ids read as their cos or sin cache: it
 /// emits nothing, its result names its input, and the rotary kernel reads

@@ -339,9 +339,11 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
     for (auto [i, part] : llvm::enumerate(p.splitResults)) {
       int64_t partWidth =
           cast<RankedTensorType>(part.getType()).getShape().back();
+      std::string at = "so * " + u(partWidth) + " + sc - " + u(first);
+      if (i < p.splitStoreIndex.size() && !p.splitStoreIndex[i].empty())
+        at = p.splitStoreIndex[i];
       std::string store =
-          glsl::store(resultType, "y" + std::to_string(i),
-                      "so * " + u(partWidth) + " + sc - " + u(first), "sv");
+          glsl::store(resultType, "y" + std::to_string(i), at, "sv");
       first += partWidth;
       if (i + 1 < p.splitResults.size())
         stores += " if (sc < " + u(first) + ") { " + store + " } else";

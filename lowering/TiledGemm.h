@@ -168,6 +168,11 @@ struct GemmProblem {
   /// a tensor of its own (the Split's result), bound in order in place of
   /// the one result. Empty to store the whole result.
   SmallVector<Value, 3> splitResults;
+  /// Where each part's element (`so`, `sc`) (its row, and its column) is
+  /// stored, for the parts that are not row-major tensors of their own: the
+  /// new rows of a decoder's cache, stored into its state (storeIntoCache).
+  /// Set by dispatchGemm; empty for row-major.
+  SmallVector<std::string, 3> splitStoreIndex;
   /// Statements turning the accumulator `CT acc` into the result's element
   /// `CT v` (alpha, beta, C, bias); they may read `uint idx`, the output
   /// index, and storeInputs.

@@ -183,7 +183,9 @@ compileDecoder(const Options &options, const DecoderInterface &interface,
         loadOnnxModel(options.modelPath, &ctx, {}, ModelLoadOptions());
     if (compiled->module)
       markCacheArguments(*compiled->module, interface);
-    if (compiled->module && failed(vulkan.lower(*compiled->module, nullptr)))
+    if (compiled->module &&
+        failed(vulkan.lower(*compiled->module,
+                            options.printIRAfterAll ? &llvm::errs() : nullptr)))
       compiled->module = nullptr;
     if (!compiled->module) {
       why = diags.getDiagnostics().empty()

@@ -9,6 +9,8 @@
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/append.mlir --target=lavapipe --lower | FileCheck %s
 // RUN: onyx-opt %t/append.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
+// RUN: onyx-opt %t/stored.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=STORED
+// RUN: onyx-opt %t/stored.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=STORED-GLSL
 // RUN: onyx-opt %t/other-reader.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=OTHER
 // RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=UNMARKED
 // RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=DENSE
@@ -36,6 +38,38 @@ func.func @main(%q: tensor<?x4x?x8xf32>, %pk: tensor<?x2x?x8xf32> {gpu.state}, %
   %vv = "onnx.Concat"(%pv, %v) {axis = -2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
   %y = "onnx.Attention"(%q, %kk, %vv) : (tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x4x?x8xf32>
   return %y, %kk, %vv : tensor<?x4x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
+}
+
+//--- stored.mlir
+// New rows that a product computes (Q, K and V as one product whose Split
+// its store writes) reach the appends only through the Reshape to heads and
+// the Transpose exporters emit: the product stores the key and value rows
+// straight into the states, row r of [b * s, 16] at position past + r % s
+// of sequence r / s, and no cache_append copies them.
+// STORED-GLSL: gpu.kernel @matmul
+// STORED-GLSL-SAME: (pc.s{{[0-9]+}} + (so) % pc.s{{[0-9]+}}) * pc.s{{[0-9]+}} + (so) / pc.s{{[0-9]+}} * 16u + sc - 16u
+// STORED-GLSL-SAME: (pc.s{{[0-9]+}} + (so) % pc.s{{[0-9]+}}) * pc.s{{[0-9]+}} + (so) / pc.s{{[0-9]+}} * 16u + sc - 32u
+// STORED: %[[K:.+]] = gpu.alloc({{.*}}) {state = 1 : i64} : !gpu.view<?x?x2x8xf32>
+// STORED: %[[V:.+]] = gpu.alloc({{.*}}) {state = 2 : i64} : !gpu.view<?x?x2x8xf32>
+// STORED: gpu.dispatch @matmul{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %[[V]])
+// STORED-NOT: @cache_append
+// STORED: gpu.dispatch @attention{{.*}}(%{{.*}}, %[[K]], %[[V]],
+// STORED: gpu.download %[[K]] {permutation = [1, 2, 0, 3]}
+func.func @main(%x: tensor<?x?x16xf32>, %pk: tensor<?x2x?x8xf32> {gpu.state}, %pv: tensor<?x2x?x8xf32> {gpu.state}, %w: tensor<16x48xf32>) -> (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) {
+  %qkv = "onnx.MatMul"(%x, %w) : (tensor<?x?x16xf32>, tensor<16x48xf32>) -> tensor<?x?x48xf32>
+  %sizes = onnx.Constant dense<16> : tensor<3xi64>
+  %q, %k, %v = "onnx.Split"(%qkv, %sizes) {axis = 2 : si64} : (tensor<?x?x48xf32>, tensor<3xi64>) -> (tensor<?x?x16xf32>, tensor<?x?x16xf32>, tensor<?x?x16xf32>)
+  %shape = onnx.Constant dense<[0, 0, 2, 8]> : tensor<4xi64>
+  %q4 = "onnx.Reshape"(%q, %shape) : (tensor<?x?x16xf32>, tensor<4xi64>) -> tensor<?x?x2x8xf32>
+  %k4 = "onnx.Reshape"(%k, %shape) : (tensor<?x?x16xf32>, tensor<4xi64>) -> tensor<?x?x2x8xf32>
+  %v4 = "onnx.Reshape"(%v, %shape) : (tensor<?x?x16xf32>, tensor<4xi64>) -> tensor<?x?x2x8xf32>
+  %qt = "onnx.Transpose"(%q4) {perm = [0, 2, 1, 3]} : (tensor<?x?x2x8xf32>) -> tensor<?x2x?x8xf32>
+  %kt = "onnx.Transpose"(%k4) {perm = [0, 2, 1, 3]} : (tensor<?x?x2x8xf32>) -> tensor<?x2x?x8xf32>
+  %vt = "onnx.Transpose"(%v4) {perm = [0, 2, 1, 3]} : (tensor<?x?x2x8xf32>) -> tensor<?x2x?x8xf32>
+  %kk = "onnx.Concat"(%pk, %kt) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %vv = "onnx.Concat"(%pv, %vt) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %y = "onnx.Attention"(%qt, %kk, %vv) : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %y, %kk, %vv : tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
 }
 
 //--- other-reader.mlir

@@ -4,29 +4,30 @@
 // (or a new kernel in the step) shows up here.
 
 // GPT-2 style, per layer: matmul 4 (QKV with the first LayerNorm and the
-// bias, writing Q, K and V apart, attention output with the residual Add,
-// fc1 with the second LayerNorm, the bias and the GELU, fc2 with the
-// residual Add), cache_append 2 (the new key and value rows written into
-// the cache in place), attention 1; k is not
+// bias, writing Q apart and the new key and value rows straight into the
+// cache, attention output with the residual Add, fc1 with the second
+// LayerNorm, the bias and the GELU, fc2 with the residual Add), attention
+// 1; k is not
 // split among workgroups (matmul_reduce) for the step's one row. Once per
 // step: the embeddings (gather 2, add 1), the mask (range 2, shape_value 1,
 // fused 2, cast 1), the logits' matmul with the final LayerNorm.
 // RUN: onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --generate=4 \
 // RUN:   --prompt-ids=5,17,42,8,3,29,11 --profile | FileCheck %s --check-prefix=GPT2
 // GPT2: {{^}}58 45 2 74{{$}}
-// GPT2: last step: 24 dispatches, {{.*}} 4 copies (0 of the cache);
-// GPT2-NEXT: last step by kernel: matmul 9, cache_append 4, attention 2, fused 2, gather 2, range 2, add 1, cast 1, shape_value 1{{$}}
+// GPT2: last step: 20 dispatches, {{.*}} 4 copies (0 of the cache);
+// GPT2-NEXT: last step by kernel: matmul 9, attention 2, fused 2, gather 2, range 2, add 1, cast 1, shape_value 1{{$}}
 
 // Llama style, per layer: matmul 5 (q, k and v merged into one product
-// with the first RMSNorm, writing the three apart, o with the residual
+// with the first RMSNorm, writing q and k apart and the new value rows
+// straight into the cache, o with the residual
 // Add, gate with the second RMSNorm and the SiLU, up with it too and times
 // the gate, down with the residual Add), rotary_embedding 2 (Q, K),
-// cache_append 2, attention 1. Once per step: the embedding (gather 1), the mask
+// cache_append 1 (the rotated keys), attention 1. Once per step: the embedding (gather 1), the mask
 // (range 2, shape_value 1, fused 2, cast 1), the rotary angles (fused 1:
 // positions times inverse frequencies, cos 1, sin 1), the logits' matmul
 // with the final RMSNorm.
 // RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --generate=4 \
 // RUN:   --prompt-ids=5,17,42,8,3,29,11 --profile | FileCheck %s --check-prefix=LLAMA
 // LLAMA: {{^}}70 32 83 50{{$}}
-// LLAMA: last step: 31 dispatches, {{.*}} 4 copies (0 of the cache);
-// LLAMA-NEXT: last step by kernel: matmul 11, cache_append 4, rotary_embedding 4, fused 3, attention 2, range 2, cast 1, cos 1, gather 1, shape_value 1, sin 1{{$}}
+// LLAMA: last step: 29 dispatches, {{.*}} 4 copies (0 of the cache);
+// LLAMA-NEXT: last step by kernel: matmul 11, rotary_embedding 4, fused 3, attention 2, cache_append 2, range 2, cast 1, cos 1, gather 1, shape_value 1, sin 1{{$}}
