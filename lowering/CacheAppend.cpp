@@ -161,44 +161,50 @@ static Value allocateState(Operation *op, Symbols &symbols,
 
 } // namespace datamovement
 
-/// The cache append that takes `rows` [b, s, H * d] as its new rows through
-/// a Reshape to [b, s, H, d] and a Transpose to [b, H, s, d] that nothing
-/// else reads (but for dims); null if there is none.
+/// The only reader of `value` but for dims, null if none or several.
+static Operation *getOnlyReader(Value value) {
+  Operation *reader = nullptr;
+  for (OpOperand &use : value.getUses()) {
+    if (isDimsOnlyUse(use))
+      continue;
+    if (reader)
+      return nullptr;
+    reader = use.getOwner();
+  }
+  return reader;
+}
+
+/// The cache append that takes `rows` as its new rows: rows [b, s, H * d]
+/// through a Reshape to [b, s, H, d] and a Transpose to [b, H, s, d] that
+/// nothing else reads (but for dims), or heads [b, H, s, d] as they are;
+/// null if there is none.
 static Operation *getAppendOfRows(Value rows) {
-  auto onlyUser = [](Value value) -> Operation * {
-    Operation *user = nullptr;
-    for (OpOperand &use : value.getUses()) {
-      if (isDimsOnlyUse(use))
-        continue;
-      if (user)
-        return nullptr;
-      user = use.getOwner();
-    }
-    return user;
-  };
   auto rowsType = dyn_cast<RankedTensorType>(rows.getType());
-  if (!rowsType || rowsType.getRank() != 3)
+  if (!rowsType || (rowsType.getRank() != 3 && rowsType.getRank() != 4))
     return nullptr;
-  Operation *reshape = onlyUser(rows);
-  if (!reshape || reshape->getName().getStringRef() != "onnx.Reshape" ||
-      reshape->getOperand(0) != rows)
-    return nullptr;
-  auto headsType = cast<RankedTensorType>(reshape->getResult(0).getType());
-  if (headsType.getRank() != 4 ||
-      ShapedType::isDynamic(headsType.getShape()[2]) ||
-      ShapedType::isDynamic(headsType.getShape()[3]) ||
-      ShapedType::isDynamic(rowsType.getShape()[2]) ||
-      headsType.getShape()[2] * headsType.getShape()[3] !=
-          rowsType.getShape()[2])
-    return nullptr;
-  Operation *transpose = onlyUser(reshape->getResult(0));
-  if (!transpose || !isTransposeReadByCopies(transpose) ||
-      onnx::OpAttrs(transpose).getInts("perm") !=
-          SmallVector<int64_t>{0, 2, 1, 3})
-    return nullptr;
-  Operation *append = onlyUser(transpose->getResult(0));
-  if (!append || !isCacheAppend(append) ||
-      append->getOperand(1) != transpose->getResult(0))
+  Value fresh = rows;
+  if (rowsType.getRank() == 3) {
+    Operation *reshape = getOnlyReader(rows);
+    if (!reshape || reshape->getName().getStringRef() != "onnx.Reshape" ||
+        reshape->getOperand(0) != rows)
+      return nullptr;
+    auto headsType = cast<RankedTensorType>(reshape->getResult(0).getType());
+    if (headsType.getRank() != 4 ||
+        ShapedType::isDynamic(headsType.getShape()[2]) ||
+        ShapedType::isDynamic(headsType.getShape()[3]) ||
+        ShapedType::isDynamic(rowsType.getShape()[2]) ||
+        headsType.getShape()[2] * headsType.getShape()[3] !=
+            rowsType.getShape()[2])
+      return nullptr;
+    Operation *transpose = getOnlyReader(reshape->getResult(0));
+    if (!transpose || !isTransposeReadByCopies(transpose) ||
+        onnx::OpAttrs(transpose).getInts("perm") !=
+            SmallVector<int64_t>{0, 2, 1, 3})
+      return nullptr;
+    fresh = transpose->getResult(0);
+  }
+  Operation *append = getOnlyReader(fresh);
+  if (!append || !isCacheAppend(append) || append->getOperand(1) != fresh)
     return nullptr;
   return append;
 }
@@ -216,7 +222,7 @@ std::string CacheRowsStore::index(KernelSizes &sizes, StringRef r,
 std::optional<CacheRowsStore> storeIntoCache(LoweringContext &ctx, Value rows,
                                              ArrayRef<Size> dims) {
   Operation *append = getAppendOfRows(rows);
-  if (!append || ctx.lookupResult(append->getResult(0)) || dims.size() != 3)
+  if (!append || ctx.lookupResult(append->getResult(0)))
     return std::nullopt;
   auto rowsType = cast<RankedTensorType>(rows.getType());
   auto outType = cast<RankedTensorType>(append->getResult(0).getType());
@@ -227,22 +233,24 @@ std::optional<CacheRowsStore> storeIntoCache(LoweringContext &ctx, Value rows,
       datamovement::getDims(symbols, append->getOperand(0));
   if (pastDims.size() != 4)
     return std::nullopt;
-  Value state = datamovement::allocateState(
-      append, symbols, pastDims, symbols.get(dims[0]), symbols.get(dims[1]));
+  bool heads = rowsType.getRank() == 4;
   CacheRowsStore store;
-  store.state = state;
-  store.pastRows = symbols.materialize(pastDims[2]);
   store.batch = dims[0];
-  store.newRows = dims[1];
-  store.rowElements = rowsType.getShape()[2];
-  // The rows' own view: the state's new rows, in the rows' order where b or
-  // s is 1 (a decode step, or one sequence); nothing reads it but the
-  // append's views, whose copy is not made.
+  store.newRows = dims[heads ? 2 : 1];
+  store.rowElements = heads ? outType.getShape()[1] * outType.getShape()[3]
+                            : rowsType.getShape()[2];
+  store.state = datamovement::allocateState(append, symbols, pastDims,
+                                            symbols.get(store.batch),
+                                            symbols.get(store.newRows));
+  store.pastRows = symbols.materialize(pastDims[2]);
+  // The rows' own view: the state's new rows, of the same bytes, in another
+  // order but where b or s is 1; nothing reads it but the append, whose
+  // copy is not made.
   unsigned bytes = datamovement::getByteSize(rowsType.getElementType());
   Size offset =
       ctx.mul(ctx.mul(store.pastRows, ctx.mul(store.batch, store.rowElements)),
               int64_t(bytes));
-  ctx.setResult(rows, ctx.reinterpret(state, rowsType, dims, offset));
+  ctx.setResult(rows, ctx.reinterpret(store.state, rowsType, dims, offset));
   return store;
 }
 

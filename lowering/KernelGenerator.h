@@ -278,11 +278,12 @@ bool isCacheAppend(Operation *op);
 bool isCacheArgument(BlockArgument arg);
 /// Whether `value` is a cache append's present, stored [t, b, H, d].
 bool isReadFromCache(Value value);
-/// Where a kernel stores `rows`, a tensor [b, s, H * d] it computes, when
-/// the tensor's only reader is a cache append (isCacheAppend) taking it as
-/// its new rows through the Reshape to [b, s, H, d] and the Transpose to
-/// [b, H, s, d] that exporters emit: the kernel writes element (r, c) of
-/// `rows` viewed as [b * s, H * d] straight into the cache's state, at
+/// Where a kernel stores `rows`, a tensor it computes whose only reader is
+/// a cache append (isCacheAppend) taking it as its new rows: [b, s, H * d]
+/// through the Reshape to [b, s, H, d] and the Transpose to [b, H, s, d]
+/// that exporters emit, or [b, H, s, d] as it is (a rotary embedding's
+/// keys). The kernel writes element (r, c) of the rows as [b * s, H * d]
+/// (r = b * s + t, c = h * d + i) straight into the cache's state, at
 /// `index(r, c)` (CacheAppend.cpp), and the append copies nothing.
 struct CacheRowsStore {
   /// The state's memory [past + s, b, H, d], bound for writing.

@@ -122,8 +122,12 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
               "target's "
            << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
 
-  Value out = ctx.allocate(type, dims);
-  ctx.setResult(op->getResult(0), out);
+  // Keys rotated for a decoder's cache go straight into it.
+  std::optional<CacheRowsStore> cache =
+      storeIntoCache(ctx, op->getResult(0), dims);
+  Value out = cache ? cache->state : ctx.allocate(type, dims);
+  if (!cache)
+    ctx.setResult(op->getResult(0), out);
   Size total = getNumElements(ctx, dims);
   if (total.isStatic() && total.constant == 0)
     return success();
@@ -170,7 +174,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                       maxPosition.isStatic()
                           ? std::to_string(maxPosition.constant)
                           : "int(" + sizes.get(maxPosition) + ")",
-                      glsl::store(et, "y", "i", glsl::literal(et, 0))) +
+                      glsl::store(et, "y", "o", glsl::literal(et, 0))) +
           "  uint row1 = uint(p), row2 = row1;\n";
   } else {
     // cos and sin [b, s, half], or what an Expand read in place broadcasts
@@ -223,6 +227,21 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                         "  uint base = ((b * {1} + t) * {2} + h) * {0};\n",
                         uintLiteral(headSize), seqSize, uintLiteral(heads))
           : "  uint base = i - d;\n";
+  // Where y has element i: at i, or in the cache's state.
+  if (cache)
+    base +=
+        is4d ? fmt::format("  uint o = {};\n",
+                           cache->index(sizes, "b * " + seqSize + " + t",
+                                        "(i / (" + uintLiteral(headSize) +
+                                            " * " + seqSize + ")) % " +
+                                            uintLiteral(heads) + " * " +
+                                            uintLiteral(headSize) + " + d"))
+             : fmt::format(
+                   "  uint o = {};\n",
+                   cache->index(sizes, "i / " + uintLiteral(cache->rowElements),
+                                "i % " + uintLiteral(cache->rowElements)));
+  else
+    base += "  uint o = i;\n";
   std::string pair = interleaved
                          ? "  uint k = d / 2u;\n"
                            "  bool first = d % 2u == 0u;\n"
@@ -239,7 +258,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
       base +
       fmt::format("  if (d >= {}) {{\n    {}\n    return;\n  }}\n",
                   uintLiteral(rotaryDim),
-                  glsl::store(et, "y", "i", glsl::load(et, "x", "base + d"))) +
+                  glsl::store(et, "y", "o", glsl::load(et, "x", "base + d"))) +
       fmt::format("  uint bt = b * {} + t;\n", seqSize) + row + pair +
       fmt::format("  {0} a = {1};\n"
                   "  {0} bv = {2};\n"
@@ -251,7 +270,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                   glsl::load(et, "sinCache",
                              fmt::format("row2 * {} + k", uintLiteral(half)))) +
       "  " +
-      glsl::store(et, "y", "i", "first ? a * c - bv * s : bv * c + a * s") +
+      glsl::store(et, "y", "o", "first ? a * c - bv * s : bv * c + a * s") +
       "\n}\n";
   spec.glsl =
       glsl::header(spec.workgroupSize) + sizes.declaration() + decls + body;

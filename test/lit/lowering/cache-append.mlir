@@ -11,6 +11,7 @@
 // RUN: onyx-opt %t/append.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
 // RUN: onyx-opt %t/stored.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=STORED
 // RUN: onyx-opt %t/stored.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=STORED-GLSL
+// RUN: onyx-opt %t/rotary.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=ROTARY
 // RUN: onyx-opt %t/other-reader.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=OTHER
 // RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --lower | FileCheck %s --check-prefix=UNMARKED
 // RUN: onyx-opt %t/unmarked.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=DENSE
@@ -69,6 +70,23 @@ func.func @main(%x: tensor<?x?x16xf32>, %pk: tensor<?x2x?x8xf32> {gpu.state}, %p
   %kk = "onnx.Concat"(%pk, %kt) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
   %vv = "onnx.Concat"(%pv, %vt) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
   %y = "onnx.Attention"(%qt, %kk, %vv) : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %y, %kk, %vv : tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
+}
+
+//--- rotary.mlir
+// Keys rotated by a RotaryEmbedding that only the append reads: the rotary
+// kernel stores them into the state, and only the values are copied.
+// ROTARY: %[[K:.+]] = gpu.alloc({{.*}}) {state = 1 : i64} : !gpu.view<?x?x2x8xf32>
+// ROTARY: gpu.dispatch @rotary_embedding{{.*}}, %[[K]])
+// ROTARY: %[[V:.+]] = gpu.alloc({{.*}}) {state = 3 : i64} : !gpu.view<?x?x2x8xf32>
+// ROTARY: gpu.dispatch @cache_append{{.*}}(%{{.*}}, %[[V]])
+// ROTARY-NOT: @cache_append
+// ROTARY: gpu.dispatch @attention{{.*}}(%{{.*}}, %[[K]], %[[V]],
+func.func @main(%q: tensor<?x2x?x8xf32>, %pk: tensor<?x2x?x8xf32> {gpu.state}, %k: tensor<?x2x?x8xf32>, %pv: tensor<?x2x?x8xf32> {gpu.state}, %v: tensor<?x2x?x8xf32>, %cos: tensor<64x4xf32>, %sin: tensor<64x4xf32>, %pos: tensor<?x?xi64>) -> (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) {
+  %kr = "onnx.RotaryEmbedding"(%k, %cos, %sin, %pos) : (tensor<?x2x?x8xf32>, tensor<64x4xf32>, tensor<64x4xf32>, tensor<?x?xi64>) -> tensor<?x2x?x8xf32>
+  %kk = "onnx.Concat"(%pk, %kr) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %vv = "onnx.Concat"(%pv, %v) {axis = 2 : si64} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  %y = "onnx.Attention"(%q, %kk, %vv) : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
   return %y, %kk, %vv : tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>
 }
 
