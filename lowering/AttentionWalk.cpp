@@ -10,8 +10,9 @@
 //   - the weights exp(score - max): each computed once, by the invocation
 //     that scored the key, and shared;
 //   - the weighted sum of V: invocations form WG / lanes groups of `lanes`
-//     columns; group g weighs rows g, g + groups, ... of the tile, so each
-//     invocation walks WG / groups rows, not the whole tile.
+//     lanes, each lane a vec4 of columns (or one column where the head size
+//     is not a multiple of 4); group g weighs rows g, g + groups, ... of the
+//     tile, so each invocation walks WG / groups rows, not the whole tile.
 // The running maximum, each invocation's part of the sum of weights and
 // its accumulators are rescaled when the maximum grows (the online
 // softmax), and the groups' accumulators and the sum meet in trees of fixed
@@ -31,25 +32,35 @@ namespace onyx::lowering {
 namespace {
 std::string (&u)(int64_t) = glsl::uintLiteral;
 
-/// Columns a group covers: the value head size rounded up to a power of
-/// two, at most the workgroup.
+/// Whether an invocation weighs four value columns at a time (a vec4 of
+/// them): a group then needs a quarter of the lanes, so there are four times
+/// as many groups and each walks a quarter of the tile's rows, whose loads
+/// are the walk's longest chain.
+bool weighsVec4(const AttentionWalk &w) { return w.dv % 4 == 0; }
+
+/// Lanes of a group: its units of columns (one column, or a vec4 of them)
+/// rounded up to a power of two, at most the workgroup.
 uint32_t lanesOf(const AttentionWalk &w) {
+  int64_t units = weighsVec4(w) ? w.dv / 4 : w.dv;
   uint32_t lanes = 1;
-  while (lanes < w.dv && lanes < w.workgroupSize)
+  while (lanes < units && lanes < w.workgroupSize)
     lanes *= 2;
   return lanes;
 }
 
-/// A tree over `red` of `count` entries `unit` apart (count a power of
-/// two): entry i takes op(entry i, entry i + half) for halves from count / 2
-/// down to 1, where `guard` (the entry's number) is below half.
-std::string tree(uint32_t count, uint32_t unit, StringRef op, StringRef guard) {
+/// A tree over shared `array` of `count` entries `unit` apart (count a
+/// power of two): entry i takes op(entry i, entry i + half) for halves from
+/// count / 2 down to 1, where `guard` (the entry's number) is below half.
+std::string tree(uint32_t count, uint32_t unit, StringRef op, StringRef guard,
+                 StringRef array = "red") {
   std::string s;
   for (uint32_t half = count / 2; half >= 1; half /= 2)
     s += fmt::format(
-        "  if ({} < {}) red[tid] = {};\n  barrier();\n", guard.str(), u(half),
-        fmt::format(fmt::runtime(op.str()), fmt::arg("a", "red[tid]"),
-                    fmt::arg("b", fmt::format("red[tid + {}]",
+        "  if ({} < {}) {}[tid] = {};\n  barrier();\n", guard.str(), u(half),
+        array.str(),
+        fmt::format(fmt::runtime(op.str()),
+                    fmt::arg("a", fmt::format("{}[tid]", array.str())),
+                    fmt::arg("b", fmt::format("{}[tid + {}]", array.str(),
                                               u(int64_t(half) * unit)))));
   return s;
 }
@@ -119,32 +130,47 @@ uint32_t chooseAttentionWorkgroup(uint32_t maxSizeX, uint32_t maxInvocations) {
 }
 
 std::string declareAttentionWalk(const AttentionWalk &w) {
-  return fmt::format("#define NEG_INF uintBitsToFloat(0xff800000u)\n"
-                     "shared float qs[{}];\n"
-                     "shared float ps[{}];\n"
-                     "shared float red[{}];\n",
-                     std::max<int64_t>(w.d, 1), w.workgroupSize,
-                     w.workgroupSize);
+  std::string s =
+      fmt::format("#define NEG_INF uintBitsToFloat(0xff800000u)\n"
+                  "shared float qs[{}];\n"
+                  "shared float ps[{}];\n"
+                  "shared float red[{}];\n",
+                  std::max<int64_t>(w.d, 1), w.workgroupSize, w.workgroupSize);
+  if (weighsVec4(w))
+    s += fmt::format("shared vec4 red4[{}];\n", w.workgroupSize);
+  return s;
 }
 
 std::string generateAttentionWalk(const AttentionWalk &w) {
   uint32_t wg = w.workgroupSize;
   uint32_t lanes = lanesOf(w);
   uint32_t groups = wg / lanes;
-  int64_t perThread = (w.dv + lanes - 1) / lanes;
+  bool vec4 = weighsVec4(w);
+  // Units of columns (vec4s or columns) of a row, and an invocation's.
+  int64_t units = vec4 ? w.dv / 4 : w.dv;
+  int64_t perThread = (units + lanes - 1) / lanes;
   Type et = w.elementType;
 
   std::string accInit, accScale, weighRow;
   for (int64_t a = 0; a < perThread; ++a) {
-    std::string col = fmt::format("(lane + {})", u(a * lanes));
-    accInit += fmt::format("  float acc{} = 0.0;\n", a);
+    std::string unit = fmt::format("(lane + {})", u(a * lanes));
+    accInit += fmt::format("  {} acc{} = {}(0.0);\n", vec4 ? "vec4" : "float",
+                           a, vec4 ? "vec4" : "float");
     accScale += fmt::format("      acc{} *= alpha;\n", a);
-    std::string add =
-        fmt::format("acc{} += pr * {};", a,
-                    glsl::load(et, "v", fmt::format("vBase + {}", col)));
-    weighRow += (a + 1) * lanes <= w.dv
+    std::string row;
+    if (vec4) {
+      std::string c = fmt::format("vBase + 4u * {}", unit);
+      row = fmt::format("vec4({}, {}, {}, {})", glsl::load(et, "v", c),
+                        glsl::load(et, "v", c + " + 1u"),
+                        glsl::load(et, "v", c + " + 2u"),
+                        glsl::load(et, "v", c + " + 3u"));
+    } else {
+      row = glsl::load(et, "v", fmt::format("vBase + {}", unit));
+    }
+    std::string add = fmt::format("acc{} += pr * {};", a, row);
+    weighRow += (a + 1) * lanes <= units
                     ? fmt::format(" {}", add)
-                    : fmt::format(" if ({} < {}) {}", col, u(w.dv), add);
+                    : fmt::format(" if ({} < {}) {}", unit, u(units), add);
   }
   // Row r + `offset` of the tile weighed into the accumulators.
   auto weigh = [&](int64_t offset) {
@@ -218,20 +244,34 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
   // The groups' accumulators of each column meet in group 0.
   std::string split = w.splitting.empty() ? "false" : w.splitting;
   for (int64_t a = 0; a < perThread; ++a) {
-    std::string col = fmt::format("(lane + {})", u(a * lanes));
-    std::string store = fmt::format(fmt::runtime(w.store), fmt::arg("col", col),
-                                    fmt::arg("value", "red[tid] / l"));
-    std::string partStore =
-        fmt::format("part.d[{} + 2u + {}] = red[tid];", w.record, col);
+    std::string unit = fmt::format("(lane + {})", u(a * lanes));
+    // The unit's columns, and where the tree leaves each one's sum.
+    SmallVector<std::pair<std::string, std::string>, 4> columns;
+    if (vec4) {
+      for (unsigned q = 0; q < 4; ++q)
+        columns.push_back({fmt::format("4u * {} + {}", unit, u(q)),
+                           fmt::format("red4[tid][{}]", q)});
+    } else {
+      columns.push_back({unit, "red[tid]"});
+    }
+    std::string store, partStore;
+    for (auto &[col, sum] : columns) {
+      store += fmt::format(fmt::runtime(w.store), fmt::arg("col", col),
+                           fmt::arg("value", sum + " / l"));
+      partStore +=
+          fmt::format("part.d[{} + 2u + {}] = {};", w.record, col, sum);
+    }
     if (w.splitting == "true")
       store = partStore;
     else if (!w.splitting.empty())
-      store = fmt::format("if ({}) {}\n    else {}", split, partStore, store);
-    s += fmt::format("  red[tid] = acc{};\n  barrier();\n", a);
-    s += tree(groups, lanes, "{a} + {b}", "grp");
+      store = fmt::format("if ({}) {{ {} }}\n    else {{ {} }}", split,
+                          partStore, store);
+    StringRef array = vec4 ? "red4" : "red";
+    s += fmt::format("  {}[tid] = acc{};\n  barrier();\n", array, a);
+    s += tree(groups, lanes, "{a} + {b}", "grp", array);
     s += fmt::format("  if (grp == 0u && {} < {}) {{\n    {}\n  }}\n"
                      "  barrier();\n",
-                     col, u(w.dv), store);
+                     unit, u(units), store);
   }
   if (!w.splitting.empty())
     s += fmt::format("  if ({} && tid == 0u) {{\n"
