@@ -330,6 +330,7 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   AttentionWalk walk;
   walk.elementType = et;
   walk.workgroupSize = wg;
+  walk.maxSharedBytes = ctx.getTarget().maxComputeSharedMemorySize;
   walk.d = d;
   walk.dv = dv;
   walk.first = fmt::format("sp * {}", chunk);
@@ -746,6 +747,7 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
   AttentionWalk walk;
   walk.elementType = et;
   walk.workgroupSize = wg;
+  walk.maxSharedBytes = ctx.getTarget().maxComputeSharedMemorySize;
   walk.d = d;
   walk.dv = d;
   walk.first = fmt::format("sp * {}", chunk);

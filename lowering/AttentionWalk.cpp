@@ -64,6 +64,68 @@ std::string tree(uint32_t count, uint32_t unit, StringRef op, StringRef guard,
                                               u(int64_t(half) * unit)))));
   return s;
 }
+/// Lanes that share a key row's dot product, each a vec4 of every
+/// `lanes`-th four columns, so that a warp reads whole rows (one invocation
+/// per key reads 32 rows per load, far apart in the cache): a power of two
+/// of at most 16 and of the row's vec4s, or 0 where the head size is not a
+/// multiple of 4 or the partial sums (lanes x (WG + 1) floats) do not fit
+/// beside the walk's other shared arrays.
+uint32_t keyLanesOf(const AttentionWalk &w) {
+  if (w.d % 4 != 0 || w.d < 8)
+    return 0;
+  uint32_t lanes = 1;
+  while (lanes * 2 <= std::min<int64_t>(16, w.d / 4) &&
+         lanes * 2 <= w.workgroupSize)
+    lanes *= 2;
+  uint64_t others =
+      4 * (uint64_t(std::max<int64_t>(w.d, 1)) + 2 * w.workgroupSize +
+           (w.dv % 4 == 0 ? 4 * w.workgroupSize : 0));
+  uint64_t dots = 4 * uint64_t(lanes) * (w.workgroupSize + 1);
+  // Room for the kernel's own few words besides.
+  return others + dots + 1024 <= w.maxSharedBytes ? lanes : 0;
+}
+
+/// Statements that leave, in `dots`, the partial dot products of the
+/// tile's keys t0 + kk: lane l of key kk at [l * (WG + 1) + kk] (padded so
+/// that neither the stores nor the sums below meet in a bank). Key kk of
+/// pass p is scored by invocations p * WG + tid with kk = p * (WG / lanes)
+/// + tid / lanes; the passes' loads are independent.
+std::string generateCoalescedDots(const AttentionWalk &w, uint32_t lanes) {
+  Type et = w.elementType;
+  uint32_t wg = w.workgroupSize;
+  int64_t units = w.d / 4;
+  std::string s =
+      fmt::format("    uint kl = tid % {0}, kk0 = tid / {0};\n", u(lanes));
+  for (uint32_t p = 0; p < lanes; ++p) {
+    s += fmt::format("    {{\n"
+                     "      uint kk = kk0 + {}, j = t0 + kk;\n"
+                     "      float part = 0.0;\n"
+                     "      if (j < nKeys) {{\n"
+                     "        uint kBase = {};\n",
+                     u(int64_t(p) * (wg / lanes)), w.keyRow);
+    for (int64_t a = 0; a * lanes < units; ++a) {
+      std::string unit = fmt::format("(kl + {})", u(a * lanes));
+      std::string c = fmt::format("4u * {}", unit);
+      std::string add = fmt::format(
+          "part += dot(vec4(qs[{0}], qs[{0} + 1u], qs[{0} + 2u], qs[{0} + "
+          "3u]), vec4({1}, {2}, {3}, {4}));",
+          c, glsl::load(et, "k", "kBase + " + c),
+          glsl::load(et, "k", "kBase + " + c + " + 1u"),
+          glsl::load(et, "k", "kBase + " + c + " + 2u"),
+          glsl::load(et, "k", "kBase + " + c + " + 3u"));
+      s += (a + 1) * lanes <= units
+               ? fmt::format("        {}\n", add)
+               : fmt::format("        if ({} < {}) {}\n", unit, u(units), add);
+    }
+    s += fmt::format("      }}\n"
+                     "      dots[kl * {} + kk] = part;\n"
+                     "    }}\n",
+                     u(wg + 1));
+  }
+  s += "    barrier();\n";
+  return s;
+}
+
 /// Rows of V an invocation weighs in one step.
 constexpr unsigned kUnroll = 8;
 
@@ -138,6 +200,9 @@ std::string declareAttentionWalk(const AttentionWalk &w) {
                   std::max<int64_t>(w.d, 1), w.workgroupSize, w.workgroupSize);
   if (weighsVec4(w))
     s += fmt::format("shared vec4 red4[{}];\n", w.workgroupSize);
+  if (uint32_t lanes = keyLanesOf(w))
+    s += fmt::format("shared float dots[{}];\n",
+                     uint64_t(lanes) * (w.workgroupSize + 1));
   return s;
 }
 
@@ -193,16 +258,27 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
                            u(groups)) +
                weigh(0) + "      }\n";
 
+  // Each invocation's key: its dot from the lanes' partial sums, or its own.
+  uint32_t keyLanes = keyLanesOf(w);
+  std::string dot;
+  if (keyLanes) {
+    dot = "      float dot = 0.0;\n";
+    for (uint32_t l = 0; l < keyLanes; ++l)
+      dot += fmt::format("      dot += dots[{} + tid];\n",
+                         u(int64_t(l) * (wg + 1)));
+  } else {
+    dot = fmt::format("      uint kBase = {};\n", w.keyRow) + generateDot(w);
+  }
   std::string s = fmt::format(
       "  uint lane = tid % {LANES}, grp = tid / {LANES};\n"
       "  uint nKeys = {keys};\n"
       "  float m = NEG_INF, lPart = 0.0;\n"
       "{accInit}"
       "  for (uint t0 = {first}; t0 < nKeys; t0 += {WG}) {{\n"
+      "{dots}"
       "    uint j = t0 + tid;\n"
       "    float sc = NEG_INF;\n"
       "    if (j < nKeys) {{\n"
-      "      uint kBase = {keyRow};\n"
       "{dot}"
       "      sc = dot * {scale};\n"
       "{adjust}"
@@ -236,7 +312,8 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
       fmt::arg("LANES", u(lanes)), fmt::arg("GROUPS", u(groups)),
       fmt::arg("WG", u(wg)), fmt::arg("D", u(w.d)), fmt::arg("keys", w.keys),
       fmt::arg("first", w.first), fmt::arg("keyRow", w.keyRow),
-      fmt::arg("dot", generateDot(w)), fmt::arg("weighRows", weighRows),
+      fmt::arg("dots", keyLanes ? generateCoalescedDots(w, keyLanes) : ""),
+      fmt::arg("dot", dot), fmt::arg("weighRows", weighRows),
       fmt::arg("scale", w.scale), fmt::arg("adjust", w.adjustScore),
       fmt::arg("maxTree", tree(wg, 1, "max({a}, {b})", "tid")),
       fmt::arg("sumTree", tree(wg, 1, "{a} + {b}", "tid")),

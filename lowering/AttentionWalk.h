@@ -27,6 +27,9 @@ struct AttentionWalk {
   uint32_t workgroupSize = 0;
   /// Head sizes of the keys and of the values.
   int64_t d = 0, dv = 0;
+  /// The target's shared memory per workgroup, in bytes: the walk scores
+  /// keys with coalesced loads where its partial sums fit in it.
+  uint64_t maxSharedBytes = 16384;
   /// The walk's keys are [first, keys) of the row (uint expressions): a
   /// split's share of a long row, or the whole row from 0.
   std::string first = "0u", keys;
@@ -55,11 +58,12 @@ struct AttentionWalk {
 /// the query row and a barrier before the walk) and two arrays of WG.
 std::string declareAttentionWalk(const AttentionWalk &walk);
 
-/// The walk, as statements of main() after `qs` is filled: each invocation
-/// scores one key of a tile, the tile's maximum and the softmax weights are
-/// shared through trees of fixed shape (so that results do not depend on
-/// scheduling), and the invocations, split into groups of lanes over the
-/// value columns, weigh the tile's value rows, a group every few rows; the
+/// The walk, as statements of main() after `qs` is filled: the invocations
+/// score a tile's keys (several lanes per key row, reading it in whole
+/// lines, where the head size allows), the tile's maximum and the softmax
+/// weights are shared through trees of fixed shape (so that results do not
+/// depend on scheduling), and the invocations, split into groups of lanes over
+/// the value columns, weigh the tile's value rows, a group every few rows; the
 /// groups' sums meet in a tree at the end. A row whose scores are all -inf
 /// gives NaN, as the softmax of -inf everywhere does.
 std::string generateAttentionWalk(const AttentionWalk &walk);
