@@ -16,6 +16,9 @@
 // RUN:   --input=2x3xi64=0,1,2,4,3,0 | FileCheck %s --check-prefix=VK
 // RUN: not onyx-run %t/positions.mlir --backend=ref --input=2x3x12xf32=0.5 --input=2x3xi64=0,1,2,4,3,9 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: onyx-opt %t/invalid.mlir --split-input-file --verify-diagnostics
+// RUN: onyx-opt %t/pair.mlir --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=PAIR
+// RUN: onyx-run %t/pair.mlir --validate --check --input=2x3x5x8xf32=0.5 --input=2x1x5x8xf32=-1.5 \
+// RUN:   --input=2x5x4xf32=-3.0,-2.63,-2.26,-1.89,-1.52,-1.15,-0.78,-0.41,-0.04,0.33,0.7,1.07,1.44,1.81,2.18,2.55,2.92,3.29,3.66,4.03,4.4,4.77,5.14,5.51,5.88,6.25,6.62,6.99,7.36,7.73,8.1,8.47,8.84,9.21,9.58,9.95,10.32,10.69,11.06,11.43 | FileCheck %s --check-prefix=PAIR-VK
 
 //--- kernel.mlir
 // CHECK: gpu.kernel @rotary_embedding(read, read, read, write)
@@ -82,4 +85,20 @@ func.func @odd_dim(%x: tensor<1x2x3x8xf32>, %c: tensor<1x3x4xf32>) -> tensor<1x2
   // expected-error @+1 {{'onnx.RotaryEmbedding' op attribute 'rotary_embedding_dim' must be even and at most the head size, got 3}}
   %0 = "onnx.RotaryEmbedding"(%x, %c, %c) {rotary_embedding_dim = 3 : si64} : (tensor<1x2x3x8xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x2x3x8xf32>
   return %0 : tensor<1x2x3x8xf32>
+}
+
+//--- pair.mlir
+// Queries and keys rotated by the same angles (a decoder layer's, here of 3
+// and 1 heads): one dispatch rotates both, each into its own result.
+// PAIR: gpu.kernel @rotary_embedding(read, read, read, write, read, write)
+// PAIR: gpu.dispatch @rotary_embedding
+// PAIR-NOT: gpu.dispatch @rotary_embedding
+// PAIR-VK: output 0 vs ref: {{.*}}: PASS
+// PAIR-VK: output 1 vs ref: {{.*}}: PASS
+func.func @main(%q: tensor<2x3x5x8xf32>, %k: tensor<2x1x5x8xf32>, %angles: tensor<2x5x4xf32>) -> (tensor<2x3x5x8xf32>, tensor<2x1x5x8xf32>) {
+  %c = "onnx.Cos"(%angles) : (tensor<2x5x4xf32>) -> tensor<2x5x4xf32>
+  %s = "onnx.Sin"(%angles) : (tensor<2x5x4xf32>) -> tensor<2x5x4xf32>
+  %0 = "onnx.RotaryEmbedding"(%q, %c, %s) : (tensor<2x3x5x8xf32>, tensor<2x5x4xf32>, tensor<2x5x4xf32>) -> tensor<2x3x5x8xf32>
+  %1 = "onnx.RotaryEmbedding"(%k, %c, %s) : (tensor<2x1x5x8xf32>, tensor<2x5x4xf32>, tensor<2x5x4xf32>) -> tensor<2x1x5x8xf32>
+  return %0, %1 : tensor<2x3x5x8xf32>, tensor<2x1x5x8xf32>
 }

@@ -21,13 +21,14 @@
 // with the first RMSNorm, writing q and k apart and the new value rows
 // straight into the cache, o with the residual
 // Add, gate with the second RMSNorm and the SiLU, up with it too and times
-// the gate, down with the residual Add), rotary_embedding 2 (Q, and K,
-// whose rotated rows go straight into the cache), attention 1. Once per step: the embedding (gather 1), the mask
+// the gate, down with the residual Add), rotary_embedding 1 (Q and K
+// rotated by one dispatch, K's rows straight into the cache), attention 1.
+// Once per step: the embedding (gather 1), the mask
 // (range 2, shape_value 1, fused 2, cast 1), the rotary angles (fused 1:
 // positions times inverse frequencies, cos 1, sin 1), the logits' matmul
 // with the final RMSNorm.
 // RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --generate=4 \
 // RUN:   --prompt-ids=5,17,42,8,3,29,11 --profile | FileCheck %s --check-prefix=LLAMA
 // LLAMA: {{^}}70 32 83 50{{$}}
-// LLAMA: last step: 27 dispatches, {{.*}} 4 copies (0 of the cache);
-// LLAMA-NEXT: last step by kernel: matmul 11, rotary_embedding 4, fused 3, attention 2, range 2, cast 1, cos 1, gather 1, shape_value 1, sin 1{{$}}
+// LLAMA: last step: 25 dispatches, {{.*}} 4 copies (0 of the cache);
+// LLAMA-NEXT: last step by kernel: matmul 11, fused 3, attention 2, range 2, rotary_embedding 2, cast 1, cos 1, gather 1, shape_value 1, sin 1{{$}}
