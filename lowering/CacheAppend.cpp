@@ -211,12 +211,14 @@ static Operation *getAppendOfRows(Value rows) {
 
 std::string CacheRowsStore::index(KernelSizes &sizes, StringRef r,
                                   StringRef c) const {
-  // Row r of the rows is position r % s of sequence r / s.
+  // Row r of the rows is position r % s of sequence r / s. One size per
+  // statement: push-constant slots in a fixed order.
   std::string s = sizes.get(newRows);
+  std::string past = sizes.get(pastRows);
+  std::string position = sizes.get(sizes.getContext().mul(batch, rowElements));
   std::string row = std::to_string(rowElements) + "u";
-  return "(" + sizes.get(pastRows) + " + (" + r.str() + ") % " + s + ") * " +
-         sizes.get(sizes.getContext().mul(batch, rowElements)) + " + (" +
-         r.str() + ") / " + s + " * " + row + " + " + c.str();
+  return "(" + past + " + (" + r.str() + ") % " + s + ") * " + position +
+         " + (" + r.str() + ") / " + s + " * " + row + " + " + c.str();
 }
 
 std::optional<CacheRowsStore> storeIntoCache(LoweringContext &ctx, Value rows,

@@ -317,9 +317,11 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
                       "cos/sin length {0} does not broadcast to {1}");
         Size strideB = ctx.mul(ctx.broadcastFactor(cacheBatch), cacheSeq);
         Size strideT = ctx.broadcastFactor(cacheSeq);
+        // One request per statement: push-constant slots in a fixed order.
+        std::string strideBText = sizes.get(strideB);
+        std::string strideTText = sizes.get(strideT);
         row += fmt::format("  uint row{} = b * {} + t * {};\n",
-                           i == at.cos ? 1 : 2, sizes.get(strideB),
-                           sizes.get(strideT));
+                           i == at.cos ? 1 : 2, strideBText, strideTText);
       }
     }
     // Where element i sits: head h at position t of batch b, element d.
