@@ -4,7 +4,9 @@
 // matrix-vector kernel (Gemv.cpp) for products of few rows, the tiled one
 // (TiledGemm.cpp) with k whole or split among workgroups plus the kernel
 // that adds the partial sums, or, where sizes are known only at run time,
-// several of these with grids the run's sizes zero but for one.
+// several of these with grids the run's sizes zero but for one: one variant
+// per class of few rows (kRowClassBounds), as specialized kernels of those
+// rows would be, and the tiles for many rows with k split or whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +35,9 @@ std::string generateReductionKernel(const GemmProblem &p,
   s += "  if (i >= " + S(ctx.mul(mn, p.batch)) + ") return;\n";
   s += "  uint z = i / " + S(mn) + ", rc = i % " + S(mn) + ";\n";
   s += p.prologue;
-  s += "  uint pi = z * " + S(ctx.mul(split.splits, mn)) + " + rc;\n";
+  // splits * mn spelled in the GLSL: the kernels of one problem share
+  // their push constants, and each class of rows has splits of its own.
+  s += "  uint pi = z * " + S(split.splits) + " * " + S(mn) + " + rc;\n";
   s += "  float acc = partial.d[pi];\n";
   s += "  for (uint s = 1u; s < " + S(split.splits) + "; ++s)\n";
   s += "    acc += partial.d[pi + s * " + S(mn) + "];\n";
@@ -41,6 +45,56 @@ std::string generateReductionKernel(const GemmProblem &p,
   s += "}\n";
   return s;
 }
+
+/// How one product of static sizes is tiled and how its k is shared: the
+/// tile chooseGemmTile chooses, k split among workgroups by
+/// chooseGemmSplit's rule, or, where that would split a cheap enough tile,
+/// shared among the threads of one workgroup instead (chooseGemmKGroups).
+struct GemmShape {
+  GemmTile tile;
+  GemmSplit split;
+
+  bool operator==(const GemmShape &o) const {
+    const GemmTile &a = tile, &b = o.tile;
+    return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.tm == b.tm &&
+           a.tn == b.tn && a.kGroups == b.kGroups &&
+           split.splits.constant == o.split.splits.constant &&
+           split.chunk.constant == o.split.chunk.constant;
+  }
+};
+
+GemmShape chooseStaticGemm(const GemmProblem &problem,
+                           const gpu::TargetDesc &target) {
+  GemmShape shape;
+  shape.tile = chooseGemmTile(problem, target);
+  shape.split = chooseGemmSplit(problem, shape.tile, target);
+  // A product whose tiles are small enough stays one dispatch, sharing k
+  // among the threads of a workgroup rather than among workgroups.
+  if (shape.split.isSplit()) {
+    GemmTile grouped = chooseGemmKGroups(problem, shape.tile, target);
+    if (grouped.kGroups > 1) {
+      shape.tile = grouped;
+      shape.split = {};
+    }
+  }
+  return shape;
+}
+
+/// The upper bounds of the classes of rows a product whose m is known only
+/// at run time gets kernels of its own for (the rest share kernels tiled
+/// for kNominalDim rows, and the run decides whether they split k). The
+/// static rules see m only through the tile's rows, powerOf2Ceil(m) up to
+/// 128, and the count of tiles, ceil(m / bm) times the columns' tiles: for
+/// each class (bound / 2, bound] (the first from 0 or from the
+/// matrix-vector kernel's 4 rows), the tile and the split of k chosen for
+/// `bound` rows are those a product specialized to any m of the class
+/// gets. Prompts of up to 64 tokens (where the large tiles would compute
+/// mostly padding and split k into a second dispatch a small product does
+/// not need) are covered, in 4 classes at most; neighbouring classes that
+/// choose alike share one kernel and one condition. Products whose large
+/// tile sums its whole k in less than a dispatch costs (isCheapGemmTile:
+/// a smaller tile would save at most that) keep the one tiled kernel.
+constexpr int64_t kRowClassBounds[] = {8, 16, 32, 64};
 
 /// A kernel of a GEMM and the grid and operands it is dispatched with.
 struct GemmDispatch {
@@ -236,29 +290,50 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   };
 
   if (!gemv.use || both) {
-    GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
     if (isStatic(problem)) {
-      GemmSplit split = chooseGemmSplit(problem, tile, ctx.getTarget());
-      // A product whose tiles are small enough stays one dispatch, sharing
-      // k among the threads of a workgroup rather than among workgroups.
-      if (split.isSplit()) {
-        GemmTile grouped = chooseGemmKGroups(problem, tile, ctx.getTarget());
-        if (grouped.kGroups > 1) {
-          tile = grouped;
-          split = {};
-        }
-      }
-      if (failed(addTiled(tile, split, tiledGate)))
+      GemmShape shape = chooseStaticGemm(problem, ctx.getTarget());
+      if (failed(addTiled(shape.tile, shape.split, tiledGate)))
         return failure();
     } else {
-      // The run decides whether k is split, by chooseGemmSplit's rule: both
-      // forms are dispatched, one of them with empty grids.
+      // Where only m is known at run time, the classes of few rows get the
+      // kernels specialized ones of their sizes would (kRowClassBounds),
+      // each dispatched where the run's m is in its class.
+      GemmTile tile = chooseGemmTile(problem, ctx.getTarget());
+      Size large = tiledGate;
+      if (problem.n.isStatic() && problem.k.isStatic() &&
+          problem.batch.isStatic() && !isCheapGemmTile(problem, tile)) {
+        int64_t low = both ? 4 : 0;
+        SmallVector<std::pair<int64_t, GemmShape>, 4> classes;
+        for (int64_t bound : kRowClassBounds) {
+          if (bound <= low)
+            continue;
+          GemmProblem rows = problem;
+          rows.m = Size(bound);
+          GemmShape shape = chooseStaticGemm(rows, ctx.getTarget());
+          if (!classes.empty() && classes.back().second == shape)
+            classes.back().first = bound;
+          else
+            classes.push_back({bound, shape});
+        }
+        for (auto &[bound, shape] : classes) {
+          // low < m <= bound.
+          Size gate = ctx.mul(ctx.arith("gpu.lti", Size(low), problem.m),
+                              ctx.arith("gpu.lei", problem.m, Size(bound)));
+          if (failed(addTiled(shape.tile, shape.split, gate)))
+            return failure();
+          low = bound;
+        }
+        large = ctx.arith("gpu.lti", Size(low), problem.m);
+      }
+      // More rows: tiles for kNominalDim rows, and the run decides whether
+      // k is split, by chooseGemmSplit's rule: both forms are dispatched,
+      // one of them with empty grids.
       GemmSplit split = chooseDynamicGemmSplit(ctx, problem, tile);
-      Size whole = tiledGate;
+      Size whole = large;
       if (split.isSplit()) {
-        if (failed(addTiled(tile, split, ctx.mul(tiledGate, split.gate))))
+        if (failed(addTiled(tile, split, ctx.mul(large, split.gate))))
           return failure();
-        whole = ctx.mul(tiledGate, ctx.sub(1, split.gate));
+        whole = ctx.mul(large, ctx.sub(1, split.gate));
       }
       if (failed(addTiled(tile, {}, whole)))
         return failure();

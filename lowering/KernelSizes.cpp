@@ -2,9 +2,32 @@
 #include "lowering/KernelSizes.h"
 #include "lowering/Glsl.h"
 
+#include "dialect/gpu/HostOps.h"
+
 #include <fmt/format.h>
 
 namespace onyx::lowering {
+
+/// Whether `a` and `b` hold the same value in every run: one value, equal
+/// constants, or one host op (gpu.muli, ...) on operands that are. A
+/// generator that computes a size such as m * n for each of its kernels
+/// then spells it through one push constant: the kernels of one problem
+/// share one block of them, which the target limits (128 bytes on many).
+static bool isSameHostValue(Value a, Value b, unsigned depth = 0) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth > 8 || x->getName() != y->getName())
+    return false;
+  if (auto cx = dyn_cast<gpu::ConstantOp>(x))
+    return cx.getValue() == cast<gpu::ConstantOp>(y).getValue();
+  if (!isa<gpu::HostArithOp>(x))
+    return false;
+  for (auto [u, v] : llvm::zip_equal(x->getOperands(), y->getOperands()))
+    if (!isSameHostValue(u, v, depth + 1))
+      return false;
+  return true;
+}
 
 /// The index of `value` in `values` as a field of signedness `sign`,
 /// added if it is not there.
@@ -12,7 +35,7 @@ static unsigned findOrAdd(SmallVectorImpl<Value> &values,
                           SmallVectorImpl<bool> &isSigned, Value value,
                           bool sign) {
   for (unsigned i = 0; i < values.size(); ++i)
-    if (values[i] == value && isSigned[i] == sign)
+    if (isSameHostValue(values[i], value) && isSigned[i] == sign)
       return i;
   values.push_back(value);
   isSigned.push_back(sign);

@@ -368,6 +368,11 @@ bool isCheapTile(uint64_t rows, uint64_t cols, uint64_t k, uint64_t bytes) {
 }
 } // namespace
 
+bool isCheapGemmTile(const GemmProblem &p, const GemmTile &t) {
+  return isCheapTile(t.bm, t.bn, uint64_t(nominal(p.k)),
+                     getComputeBytes(p.elementType));
+}
+
 GemmTile chooseGemmKGroups(const GemmProblem &p, const GemmTile &base,
                            const gpu::TargetDesc &target) {
   GemmTile t = base;

@@ -196,6 +196,12 @@ bool isStatic(const GemmProblem &problem);
 GemmTile chooseGemmTile(const GemmProblem &problem,
                         const gpu::TargetDesc &target);
 
+/// Whether one workgroup of `tile` summing all of `problem`'s k (kNominalDim
+/// where only the run knows it) costs less than a second dispatch and its
+/// barrier (about 3 us on a large GPU): at most 2^18 multiply-adds (about
+/// 1 us of one multiprocessor) and 256 KiB of operands read.
+bool isCheapGemmTile(const GemmProblem &problem, const GemmTile &tile);
+
 /// `tile` (the tile chooseGemmTile chose for `problem`, whose k would be
 /// split among workgroups) with k shared among groups of threads of each
 /// workgroup instead, if the cost rule accepts it; `tile` itself
@@ -311,7 +317,10 @@ std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
 /// multiplied by 0 or 1 so that a run of at most 4 rows dispatches only
 /// the former and a longer one only the latter),
 /// else the tile and how k is shared (chooseGemmSplit, then
-/// chooseGemmKGroups for a product it splits), generates the kernels and
+/// chooseGemmKGroups for a product it splits; with m known only at run
+/// time, that choice for each class of few rows and the tiles for
+/// kNominalDim rows beyond them, each gated by the run's m), generates the
+/// kernels and
 /// dispatches them over the whole batch with `a` and `b` bound first, then the
 /// store inputs and the epilogue's, then the result, which it allocates and
 /// sets as the memory of `result` (or of the epilogue's). Fails with an error

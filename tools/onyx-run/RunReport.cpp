@@ -138,14 +138,30 @@ void onyx::run::printProfile(ArrayRef<runtime::DispatchTiming> profile) {
                     "timestamps, or the function dispatches nothing)\n";
     return;
   }
+  // Dispatches whose grid this run's sizes emptied (the variants of a
+  // kernel the run did not choose) record nothing: they are counted but not
+  // listed, so that the table shows the kernels that ran.
   double total = 0;
-  for (const runtime::DispatchTiming &timing : profile)
+  unsigned ran = 0;
+  for (const runtime::DispatchTiming &timing : profile) {
+    if (!timing.ran)
+      continue;
     total += timing.microseconds;
-  llvm::outs() << fmt::format("profile: {} dispatches, {:.1f} us in all\n",
-                              profile.size(), total);
+    ++ran;
+  }
+  if (ran == profile.size())
+    llvm::outs() << fmt::format("profile: {} dispatches, {:.1f} us in all\n",
+                                profile.size(), total);
+  else
+    llvm::outs() << fmt::format(
+        "profile: {} dispatches, {:.1f} us in all ({} more with grids this "
+        "run left empty, not listed)\n",
+        ran, total, profile.size() - ran);
   llvm::outs() << fmt::format("  {:>4}  {:<32} {:>10} {:>7}  {}\n", "#",
                               "kernel", "time (us)", "share", "nodes");
   for (auto [i, timing] : llvm::enumerate(profile)) {
+    if (!timing.ran)
+      continue;
     gpu::DispatchOp dispatch = timing.op;
     double share = total > 0 ? 100 * timing.microseconds / total : 0;
     llvm::outs() << fmt::format("  {:>4}  @{:<31} {:>10.1f} {:>6.1f}%  {}\n", i,

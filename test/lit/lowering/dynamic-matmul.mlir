@@ -67,6 +67,110 @@ func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf3
 
 // -----
 
+// A layer whose large tile (64 x 64 over k = 256) costs more than a
+// dispatch (isCheapGemmTile): the rows of a prompt of up to 64 tokens get
+// the kernels a product specialized to them would, one per class of M
+// (4, 8], (8, 16], (16, 32] and (32, 64] (the tile and split chosen for the
+// class's largest M), each dispatched where gpu.lti/gpu.lei put the run's M
+// in its class; M > 64 takes the tiles for 256 rows, and the run decides
+// whether they split k. The small classes keep k whole, shared among the
+// threads of one workgroup (kGroups), as specialized kernels of those rows
+// do.
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x256xf32>, %arg1: tensor<256x512xf32>)
+// CHECK: %[[M:.+]] = gpu.dim %arg0[0]
+// CHECK: %[[C8:.+]] = gpu.constant 8
+// CHECK: %[[LE8:.+]] = gpu.lei %[[M]], %[[C8]]
+// CHECK: %[[C4:.+]] = gpu.constant 4
+// CHECK: %[[GT4:.+]] = gpu.lti %[[C4]], %[[M]]
+// CHECK: %[[IN8:.+]] = gpu.muli %[[GT4]], %[[LE8]]
+// CHECK: %[[X8:.+]] = gpu.muli %{{.+}}, %[[IN8]]
+// CHECK: %[[C16:.+]] = gpu.constant 16
+// CHECK: %[[LE16:.+]] = gpu.lei %[[M]], %[[C16]]
+// CHECK: %[[GT8:.+]] = gpu.lti %[[C8]], %[[M]]
+// CHECK: %[[IN16:.+]] = gpu.muli %[[GT8]], %[[LE16]]
+// CHECK: %[[X16:.+]] = gpu.muli %{{.+}}, %[[IN16]]
+// CHECK: %[[LE32:.+]] = gpu.lei %[[M]], %[[C32:.+]]
+// CHECK: %[[GT16:.+]] = gpu.lti %[[C16]], %[[M]]
+// CHECK: %[[IN32:.+]] = gpu.muli %[[GT16]], %[[LE32]]
+// CHECK: %[[X32:.+]] = gpu.muli %{{.+}}, %[[IN32]]
+// CHECK: %[[LE64:.+]] = gpu.lei %[[M]], %[[C64:.+]]
+// CHECK: %[[GT32:.+]] = gpu.lti %[[C32]], %[[M]]
+// CHECK: %[[IN64:.+]] = gpu.muli %[[GT32]], %[[LE64]]
+// CHECK: %[[X64:.+]] = gpu.muli %{{.+}}, %[[IN64]]
+// CHECK: %[[LARGE:.+]] = gpu.lti %[[C64]], %[[M]]
+// CHECK: gpu.dispatch @matmul[
+// CHECK: gpu.dispatch @matmul_1[
+// CHECK: gpu.dispatch @matmul_2[%[[X8]], %{{.+}}, 1]
+// CHECK: gpu.dispatch @matmul_3[%[[X16]], %{{.+}}, 1]
+// CHECK: gpu.dispatch @matmul_4[%[[X32]], %{{.+}}, 1]
+// CHECK: gpu.dispatch @matmul_5[%[[X64]], %{{.+}}, 1]
+// CHECK: gpu.dispatch @matmul_6[{{.+}}](%{{.+}}, %{{.+}}, %[[PARTIALS:.+]]) push
+// CHECK: gpu.dispatch @matmul_reduce[{{.+}}](%[[PARTIALS]], %{{.+}})
+// CHECK: gpu.dispatch @matmul_7[
+// CHECK-NOT: gpu.dispatch
+// The classes' tiles: 8 x 16, 16 x 16, 16 x 32 and 32 x 32 with k shared
+// among groups of threads; the large one 64 x 64, k split or whole.
+// GLSL: gpu.kernel @matmul_2(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: shared float Cs[512];
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 8u, col0 = gl_WorkGroupID.x * 16u;
+// GLSL: gpu.kernel @matmul_3(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 16u, col0 = gl_WorkGroupID.x * 16u;
+// GLSL: gpu.kernel @matmul_4(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 16u, col0 = gl_WorkGroupID.x * 32u;
+// GLSL: gpu.kernel @matmul_5(read, read, write) workgroup_size(128, 1, 1)
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 32u, col0 = gl_WorkGroupID.x * 32u;
+// GLSL: gpu.kernel @matmul_6(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint kBegin = split * pc.s3, kEnd = min(kBegin + pc.s3, 256u);
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
+// GLSL: gpu.kernel @matmul_7(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
+func.func @main(%a: tensor<?x256xf32>, %b: tensor<256x512xf32>) -> tensor<?x512xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x256xf32>, tensor<256x512xf32>) -> tensor<?x512xf32>
+  return %0 : tensor<?x512xf32>
+}
+
+// -----
+
+// Neighbouring classes that choose alike share one kernel and condition: a
+// long k (4096) over 64 columns keeps an 8 x 8 tile with k shared among
+// threads from 5 to 32 rows, one class (4, 32]; at 64 rows k is split among
+// workgroups (128 chunks of 32) into partial sums the class's own reduction
+// adds (its splits a literal, as in a specialized kernel).
+// CHECK-LABEL: func.func @main(%arg0: tensor<?x4096xf32>, %arg1: tensor<4096x64xf32>)
+// CHECK: %[[M:.+]] = gpu.dim %arg0[0]
+// CHECK: %[[C32:.+]] = gpu.constant 32
+// CHECK: %[[LE32:.+]] = gpu.lei %[[M]], %[[C32]]
+// CHECK: %[[C4:.+]] = gpu.constant 4
+// CHECK: %[[GT4:.+]] = gpu.lti %[[C4]], %[[M]]
+// CHECK: %[[IN32:.+]] = gpu.muli %[[GT4]], %[[LE32]]
+// CHECK: %[[X32:.+]] = gpu.muli %{{.+}}, %[[IN32]]
+// CHECK: %[[C64:.+]] = gpu.constant 64
+// CHECK: %[[LE64:.+]] = gpu.lei %[[M]], %[[C64]]
+// CHECK: %[[GT32:.+]] = gpu.lti %[[C32]], %[[M]]
+// CHECK: %[[IN64:.+]] = gpu.muli %[[GT32]], %[[LE64]]
+// CHECK: %[[PARTIALS:.+]] = gpu.alloc(%{{.+}}) : !gpu.view<?xf32>
+// CHECK: %[[R64:.+]] = gpu.muli %{{.+}}, %[[IN64]]
+// CHECK: gpu.lti %[[C64]], %[[M]]
+// CHECK: gpu.dispatch @matmul_2[%[[X32]], %{{.+}}, 1]
+// CHECK: gpu.dispatch @matmul_3[%[[IN64]], %{{.+}}, 128](%{{.+}}, %{{.+}}, %[[PARTIALS]])
+// CHECK: gpu.dispatch @matmul_reduce[%[[R64]], 1, 1](%[[PARTIALS]], %{{.+}})
+// CHECK: gpu.dispatch @matmul_4[
+// CHECK: gpu.dispatch @matmul_reduce_1[
+// CHECK: gpu.dispatch @matmul_5[
+// CHECK-NOT: gpu.dispatch
+// GLSL: gpu.kernel @matmul_2(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint row0 = gl_WorkGroupID.y * 8u, col0 = gl_WorkGroupID.x * 8u;
+// GLSL: gpu.kernel @matmul_3(read, read, write) workgroup_size(256, 1, 1)
+// GLSL-SAME: uint kBegin = split * 32u, kEnd = min(kBegin + 32u, 4096u);
+// GLSL: gpu.kernel @matmul_reduce(read, write)
+// GLSL-SAME: for (uint s = 1u; s < 128u; ++s)
+func.func @main(%a: tensor<?x4096xf32>, %b: tensor<4096x64xf32>) -> tensor<?x64xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4096xf32>, tensor<4096x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
 // A small linear layer (M known only at run time, 128 x 8: too small for
 // the matrix-vector kernel): a tile's whole k is less work than a second
 // dispatch even at a full tile of rows (isCheapTile), so k is never split
@@ -104,7 +208,7 @@ func.func @main(%a: tensor<?x128xf32>, %b: tensor<128x8xf32>) -> tensor<?x8xf32>
 // CHECK: gpu.dispatch @matmul[{{.+}}](%{{.+}}, %{{.+}}, %[[PARTIALS]])
 // CHECK: gpu.dispatch @matmul_reduce[{{.+}}](%[[PARTIALS]], %{{.+}})
 // CHECK: gpu.dispatch @matmul_1[
-// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32, ui32, ui32, ui32, ui32)
+// GLSL-LABEL: gpu.kernel @matmul(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32, ui32, ui32)
 // GLSL-SAME: layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; } a;
 // GLSL-SAME: layout(set = 0, binding = 1, std430) readonly buffer B1 { vec4 d[]; } b;
 // GLSL-SAME: float loadA(uint row, uint k) { return a.d[aBase + row * pc.s0 + k]; }
