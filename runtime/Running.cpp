@@ -13,6 +13,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <cstring>
+#include <optional>
 
 namespace onyx::runtime {
 
@@ -274,27 +275,51 @@ Executable::runViews(ArrayRef<HostTensorRef> inputs,
 }
 
 LogicalResult Executable::readProfile(const Recording &r) {
-  std::vector<uint64_t> ticks(2 * dispatches.size());
-  if (failed(checkVk(device.getApi().vkGetQueryPoolResults(
-                         device.getHandle(), queryPool, 0, ticks.size(),
-                         ticks.size() * sizeof(uint64_t), ticks.data(),
-                         sizeof(uint64_t),
-                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                     "vkGetQueryPoolResults", func.getLoc())))
-    return failure();
+  // Only the dispatches that ran wrote their timestamps (record): the
+  // others' queries stay unavailable and are not read.
+  std::vector<uint64_t> ticks(2 * dispatches.size(), 0);
+  auto ran = [&](size_t i) {
+    return i < r.dispatched.size() && r.dispatched[i];
+  };
+  for (size_t i = 0; i < dispatches.size();) {
+    if (!ran(i)) {
+      ++i;
+      continue;
+    }
+    // A stretch of dispatches that ran, read at once.
+    size_t end = i;
+    while (end < dispatches.size() && ran(end))
+      ++end;
+    uint32_t count = 2 * (end - i);
+    if (failed(checkVk(device.getApi().vkGetQueryPoolResults(
+                           device.getHandle(), queryPool, 2 * i, count,
+                           count * sizeof(uint64_t), ticks.data() + 2 * i,
+                           sizeof(uint64_t),
+                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                       "vkGetQueryPoolResults", func.getLoc())))
+      return failure();
+    i = end;
+  }
   uint32_t bits = device.getInfo().timestampValidBits;
   uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  double period = device.getInfo().timestampPeriodNs;
   profile.clear();
+  std::optional<size_t> first, last;
   for (auto [i, dispatch] : llvm::enumerate(dispatches)) {
-    uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
-    profile.push_back({dispatch,
-                       elapsed * device.getInfo().timestampPeriodNs / 1000.0,
-                       i < r.dispatched.size() && r.dispatched[i]});
+    double us = 0;
+    if (ran(i)) {
+      us = ((ticks[2 * i + 1] - ticks[2 * i]) & mask) * period / 1000.0;
+      if (!first)
+        first = i;
+      last = i;
+    }
+    profile.push_back({dispatch, us, ran(i)});
   }
+  // From the first dispatch that ran to the end of the last one.
   profileSpan = 0;
-  if (!dispatches.empty())
-    profileSpan = ((ticks.back() - ticks.front()) & mask) *
-                  device.getInfo().timestampPeriodNs / 1000.0;
+  if (first)
+    profileSpan =
+        ((ticks[2 * *last + 1] - ticks[2 * *first]) & mask) * period / 1000.0;
   return success();
 }
 
