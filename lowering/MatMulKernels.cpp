@@ -773,11 +773,16 @@ bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
     parameters += i > 1;
   }
   Value result = op->getResult(0);
-  if (result.use_empty())
-    return false;
+  bool readByMatMul = false;
   for (OpOperand &use : result.getUses()) {
+    // Shape and Size read only its dims, which it keeps from its input (a
+    // model exported with symbolic dims reshapes the product's result by
+    // the norm's Shape).
+    if (isDimsOnlyUse(use))
+      continue;
     if (!isMatMulOperandUse(use))
       return false;
+    readByMatMul = true;
     // A, not B, of the contraction (through the fused body's argument).
     Operation *user = use.getOwner();
     unsigned bindings = getNumGemmBindings(user);
@@ -796,7 +801,7 @@ bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
     if (bindings + parameters > target.maxPerStageDescriptorStorageBuffers)
       return false;
   }
-  return true;
+  return readByMatMul;
 }
 
 bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target) {

@@ -293,7 +293,7 @@ std::string generateRowNormStats(const GemmProblem &problem, StringRef first,
 /// Runtime's SimplifiedLayerNormalization) over the last axis of static
 /// length, of f32, with no statistics results used, whose result only
 /// MatMuls read, each as its A (directly or through a fused body's
-/// argument), with room for the scale and bias among the target's
+/// argument), besides Shape and Size (which read only its dims), with room for the scale and bias among the target's
 /// bindings. Such a norm emits nothing: its result names its input's
 /// memory, and each MatMul normalizes A's rows as it loads them
 /// (GemmRowNorm).

@@ -6,7 +6,8 @@
 // each with a kernel of its own, or merged with its neighbours), 65 and 200
 // (the tiles for 256 rows, k split or whole as the run decides). Three
 // products: a fused bias and Relu after the contraction, a LayerNorm applied
-// as A is loaded, and a long k (4096) whose rows up to 32 keep k whole in
+// as A is loaded (its Shape, which reads only its dims, reshaping the
+// product), and a long k (4096) whose rows up to 32 keep k whole in
 // one workgroup and whose 33 to 64 rows split it into the class's partial
 // sums. No run compiles a kernel.
 
@@ -58,6 +59,14 @@
 // RUN:   --input-set='@%t/x65.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y65.npy;@%t/w3.npy' \
 // RUN:   --input-set='@%t/x200.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y200.npy;@%t/w3.npy' \
 // RUN:   | FileCheck %s
+
+// The LayerNorm is no kernel of its own: its Shape reads only its dims.
+// RUN: onyx-run %t/rows.mlir --profile \
+// RUN:   --input-set='@%t/x16.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y16.npy;@%t/w3.npy' \
+// RUN:   | FileCheck %s --check-prefix=NORM
+// NORM: profile: 3 dispatches
+// NORM-NOT: @layer_norm
+// NORM: work:
 
 // Which kernel each M runs (--profile lists the dispatches that ran): one
 // for each, the two-dispatch split of k only above 64 rows here.
@@ -204,14 +213,18 @@
 // CHECK-NEXT: output 2 vs ref: {{.*}}: PASS
 
 //--- rows.mlir
-func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<512xf32>, %s: tensor<256xf32>, %b: tensor<256xf32>, %w2: tensor<256x128xf32>, %y: tensor<?x4096xf32>, %w3: tensor<4096x64xf32>) -> (tensor<?x512xf32>, tensor<?x128xf32>, tensor<?x64xf32>) {
+func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x512xf32>, %c: tensor<512xf32>, %s: tensor<256xf32>, %b: tensor<256xf32>, %w2: tensor<256x128xf32>, %y: tensor<?x4096xf32>, %w3: tensor<4096x64xf32>) -> (tensor<?x512xf32>, tensor<?x2x64xf32>, tensor<?x64xf32>) {
   %0 = "onnx.MatMul"(%x, %w) : (tensor<?x256xf32>, tensor<256x512xf32>) -> tensor<?x512xf32>
   %1 = "onnx.Add"(%0, %c) : (tensor<?x512xf32>, tensor<512xf32>) -> tensor<?x512xf32>
   %2 = "onnx.Relu"(%1) : (tensor<?x512xf32>) -> tensor<?x512xf32>
   %n = "onnx.LayerNormalization"(%x, %s, %b) {axis = -1 : si64, epsilon = 1.0e-5 : f32} : (tensor<?x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
   %3 = "onnx.MatMul"(%n, %w2) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
+  %ns = "onnx.Shape"(%n) {end = 1 : si64} : (tensor<?x256xf32>) -> tensor<1xi64>
+  %heads = onnx.Constant dense<[2, 64]> : tensor<2xi64>
+  %shape = "onnx.Concat"(%ns, %heads) {axis = 0 : si64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %r = "onnx.Reshape"(%3, %shape) : (tensor<?x128xf32>, tensor<3xi64>) -> tensor<?x2x64xf32>
   %4 = "onnx.MatMul"(%y, %w3) : (tensor<?x4096xf32>, tensor<4096x64xf32>) -> tensor<?x64xf32>
-  return %2, %3, %4 : tensor<?x512xf32>, tensor<?x128xf32>, tensor<?x64xf32>
+  return %2, %r, %4 : tensor<?x512xf32>, tensor<?x2x64xf32>, tensor<?x64xf32>
 }
 
 //--- one.mlir

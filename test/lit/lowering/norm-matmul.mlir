@@ -93,3 +93,23 @@ func.func @main(%x: tensor<32x32xf32>, %g: tensor<32xf32>, %g2: tensor<32x32xf32
   %2 = "onnx.MatMul"(%a, %w) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
   return %0, %1, %s#1, %2 : tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x1xf32>, tensor<32x32xf32>
 }
+
+// -----
+
+// Shape reads only the norm's dims (a model exported with symbolic dims
+// reshapes the product by the norm's Shape): the norm is still applied as
+// the product loads its rows, with no layer_norm kernel.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: @layer_norm
+// CHECK: gpu.dispatch @matmul
+// CHECK-NOT: @layer_norm
+// CHECK: return
+func.func @main(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>, %w: tensor<64x256xf32>) -> tensor<?x4x64xf32> {
+  %n = "onnx.LayerNormalization"(%x, %g, %b) : (tensor<?x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %s = "onnx.Shape"(%n) {end = 1 : si64} : (tensor<?x64xf32>) -> tensor<1xi64>
+  %c = onnx.Constant dense<[4, 64]> : tensor<2xi64>
+  %shape = "onnx.Concat"(%s, %c) {axis = 0 : si64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %0 = "onnx.MatMul"(%n, %w) : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
+  %1 = "onnx.Reshape"(%0, %shape) : (tensor<?x256xf32>, tensor<3xi64>) -> tensor<?x4x64xf32>
+  return %1 : tensor<?x4x64xf32>
+}
