@@ -19,6 +19,14 @@ stripped binaries on a machine with nothing but libvulkan.so.1:
   ONYX_RUN=.gpu/bin/onyx-run python3 bench/dynamic_shapes.py MODEL.onnx ...
 
 `--inputs` is the input set of one run with `{n}` for the size.
+
+--dispatches adds the kernels that ran at each size, by kind, dynamic
+against specialized (from --profile: a dynamic kernel's variants that the
+run's sizes did not select are not counted), and the device time of each
+kind, so that a difference in the span can be traced to the kernels that
+differ. --warmup=N runs the largest size N times in a process of its own
+first, so that the first sizes measured do not run at the clocks of an
+idle GPU.
 """
 import argparse
 import os
@@ -40,6 +48,31 @@ SPAN = re.compile(r"^gpu span: median ([0-9.]+) ms")
 SET = re.compile(r"^input set (\d+): run [0-9.]+ ms \((recorded in ([0-9]+) us|"
                  r"recording reused)\), (\d+) kernels compiled")
 COMPILE = re.compile(r"^compile: ([0-9.]+) ms \((\d+) kernels compiled\)")
+
+
+PROFILE = re.compile(r"^profile: (\d+) dispatches")
+PROFILE_ROW = re.compile(r"^\s+\d+\s+@(\S+)\s+([0-9.]+)\s")
+
+
+def parse_profiles(text):
+    """For each --profile table in order, {kernel kind: [count, us]}: a
+    kernel's kind is its name without the generator's number (matmul_3 is
+    a matmul)."""
+    profiles = []
+    for line in text.splitlines():
+        if PROFILE.match(line):
+            profiles.append({})
+        elif (m := PROFILE_ROW.match(line)) and profiles:
+            kind = re.sub(r"_\d+$", "", m.group(1))
+            entry = profiles[-1].setdefault(kind, [0, 0.0])
+            entry[0] += 1
+            entry[1] += float(m.group(2))
+    return profiles
+
+
+def describe_profile(profile):
+    return ", ".join(f"{kind} {count} ({us:.1f} us)" for kind, (count, us)
+                     in sorted(profile.items(), key=lambda e: -e[1][1]))
 
 
 def parse_benchmarks(text):
@@ -66,10 +99,21 @@ def main():
     parser.add_argument("--dynamic-extra", default="",
                         help="flags of the dynamic run only, e.g. "
                              "--max-dims=seq=512")
+    parser.add_argument("--dispatches", action="store_true",
+                        help="also list the kernels that ran at each size, "
+                             "dynamic against specialized")
+    parser.add_argument("--warmup", type=int, default=0,
+                        help="runs of the largest size before measuring")
     args = parser.parse_args()
     onyx_run = os.environ.get("ONYX_RUN", "build/bin/onyx-run")
     sizes = [int(s) for s in args.sizes.split(",")]
     extra = args.extra.split()
+    if args.dispatches:
+        extra.append("--profile")
+    if args.warmup:
+        run([onyx_run, args.model, f"--benchmark={args.warmup}",
+             *args.extra.split(), *args.dynamic_extra.split(),
+             "--input-set=" + args.inputs.format(n=max(sizes))])
 
     dynamic_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra,
                    *args.dynamic_extra.split()]
@@ -80,6 +124,7 @@ def main():
         (COMPILE.match(l) for l in text.splitlines() if COMPILE.match(l)), None)
     switches = [SET.match(l) for l in text.splitlines() if SET.match(l)]
     dyn_medians, dyn_spans = parse_benchmarks(text)
+    dyn_profiles = parse_profiles(text)
     if len(switches) != len(sizes) or len(dyn_medians) != len(sizes):
         sys.exit("unexpected onyx-run output:\n" + text)
 
@@ -90,10 +135,17 @@ def main():
     print("| size | dynamic ms | specialized ms | ratio | dynamic span ms "
           "| specialized span ms | switch us | kernels compiled |")
     print("|---|---|---|---|---|---|---|---|")
+    dispatches = []
     for i, n in enumerate(sizes):
         spec_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra]
         spec_cmd += ["--input=" + t for t in args.inputs.format(n=n).split(";")]
-        spec_medians, spec_spans = parse_benchmarks(run(spec_cmd))
+        spec_text = run(spec_cmd)
+        spec_medians, spec_spans = parse_benchmarks(spec_text)
+        if args.dispatches:
+            spec_profiles = parse_profiles(spec_text)
+            dispatches.append((n, dyn_profiles[i] if i < len(dyn_profiles)
+                               else {}, spec_profiles[-1] if spec_profiles
+                               else {}))
         switch = switches[i]
         switch_us = switch.group(3) or "reused"
         ratio = dyn_medians[i] / spec_medians[0] if spec_medians[0] else 0
@@ -101,6 +153,15 @@ def main():
         print(f"| {n} | {dyn_medians[i]:.3f} | {spec_medians[0]:.3f} | "
               f"{ratio:.2f} | {fmt(dyn_spans[i])} | {fmt(spec_spans[0])} | "
               f"{switch_us} | {switch.group(4)} |")
+    for n, dyn, spec in dispatches:
+        count = lambda p: sum(c for c, _ in p.values())
+        differ = sorted(k for k in set(dyn) | set(spec)
+                        if dyn.get(k, [0])[0] != spec.get(k, [0])[0])
+        print(f"\nsize {n}: dynamic ran {count(dyn)} dispatches, specialized "
+              f"{count(spec)}; kinds whose counts differ: "
+              f"{', '.join(differ) or 'none'}")
+        print(f"  dynamic:     {describe_profile(dyn)}")
+        print(f"  specialized: {describe_profile(spec)}")
 
 
 if __name__ == "__main__":
