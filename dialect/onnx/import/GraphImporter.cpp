@@ -131,6 +131,11 @@ private:
   importLoopBody(const pb::GraphProto &graph, SmallVector<Type> argTypes,
                  unsigned numLeading, unsigned numCarried,
                  SmallVectorImpl<Value> &outputs);
+  /// Creates the If, Loop or Scan of `state` into `results`; verified here
+  /// only in the main graph (a subgraph's op, with everything nested, once
+  /// its graph is attached).
+  LogicalResult createControlFlowOp(OperationState &state,
+                                    SmallVectorImpl<Value> &results);
   /// An onnx.Scan (opset 9's form) of `operands` with attributes `dict`
   /// and `body`.
   LogicalResult createScan(const pb::GraphProto &body, Location loc,
@@ -771,6 +776,12 @@ GraphImporter::importControlFlow(const pb::NodeProto &node, Location loc,
   }
 
   state.addTypes(resultTypes);
+  return createControlFlowOp(state, results);
+}
+
+LogicalResult
+GraphImporter::createControlFlowOp(OperationState &state,
+                                   SmallVectorImpl<Value> &results) {
   Operation *op = builder.create(state);
   // A subgraph's region is not attached to the function yet, so values it
   // reads from outside cannot be checked there: the op that holds it is
@@ -846,15 +857,7 @@ LogicalResult GraphImporter::createScan(const pb::GraphProto &body,
   for (const NamedAttribute &named : dict)
     state.addAttribute(named.name, named.value);
   state.addTypes(resultTypes);
-  Operation *op = builder.create(state);
-  // As importControlFlow: verified with everything nested once in the main
-  // graph.
-  if (scope == &mainScope && failed(verify(op))) {
-    op->erase();
-    return failure();
-  }
-  results.assign(op->getResults().begin(), op->getResults().end());
-  return success();
+  return createControlFlowOp(state, results);
 }
 
 LogicalResult
