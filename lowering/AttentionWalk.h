@@ -55,7 +55,9 @@ struct AttentionWalk {
 };
 
 /// Shared memory the walk uses: `qs` (d floats, which the kernel fills with
-/// the query row and a barrier before the walk) and two arrays of WG.
+/// the query row and a barrier before the walk), two float arrays of WG, a
+/// vec4 array of WG where values are weighed a vec4 per lane, and the key
+/// lanes' partial dot products where keys are scored by several lanes.
 std::string declareAttentionWalk(const AttentionWalk &walk);
 
 /// The walk, as statements of main() after `qs` is filled: the invocations
