@@ -60,6 +60,10 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   ctx.beginOp(op);
   if (name == "onnx.Constant" || name == "onnx.NoValue")
     return success();
+  // A Loop of a run-time trip count: a gpu.loop of its body lowered once.
+  if (name == "onnx.Loop")
+    return lowerLoop(op, ctx,
+                     [&](Operation *inner) { return convertOp(inner, ctx); });
   if (op->hasTrait(OpTrait::ReturnLike)) {
     SmallVector<Value> results;
     for (Value operand : op->getOperands()) {

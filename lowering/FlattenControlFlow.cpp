@@ -9,13 +9,19 @@
 // Loop nested in the body gets a constant condition or trip count, which
 // the next round takes. Loops are flattened before Ifs, so that an If whose
 // condition folds once its loop is unrolled takes its branch rather than
-// computing both. A module without control flow is left as it is.
+// computing both. A Loop whose trip count is known only at run time, once
+// no other loop is left to unroll, stays when its body can be lowered once
+// (onnx::checkDeviceLoop): convert-onnx-to-gpu makes it a gpu.loop, which
+// the runtime records once per iteration. A module without control flow is
+// left as it is.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
 
 #include "dialect/onnx/ControlFlow.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include "ir/Block.h"
 #include "ir/BuiltinOps.h"
@@ -73,6 +79,8 @@ private:
       int64_t(1) << 16};
   PassStatistic numLoops{this, "num-unrolled", "Loops and Scans unrolled"};
   PassStatistic numIfs{this, "num-selected", "Ifs turned into a select"};
+  PassStatistic numKept{this, "num-run-time-loops",
+                        "Loops of a run-time trip count left to gpu.loop"};
 };
 
 bool FlattenControlFlow::canonicalize() {
@@ -92,15 +100,36 @@ void FlattenControlFlow::runOnOperation() {
     }
   if (!any)
     return;
+  llvm::SmallPtrSet<Operation *, 4> kept;
   // Each round removes at least one op of control flow, and what a round
   // unrolls is bounded by maxUnrolledOps, so this ends.
   while (true) {
     if (!canonicalize())
       return signalPassFailure();
-    SmallVector<Operation *> loops, ifs;
+    SmallVector<Operation *> loops, ifs, runTime;
     for (FuncOp func : funcs)
-      for (Operation *op : getOutermostControlFlow(func))
-        (op->getName().getStringRef() == "onnx.If" ? ifs : loops).push_back(op);
+      for (Operation *op : getOutermostControlFlow(func)) {
+        if (kept.contains(op))
+          continue;
+        if (op->getName().getStringRef() == "onnx.If")
+          ifs.push_back(op);
+        else
+          (onnx::hasRunTimeTripCount(op) ? runTime : loops).push_back(op);
+      }
+    // A Loop whose trip count is known only at run time stays, its body
+    // lowered once (gpu.loop), once no other loop is left to unroll (that
+    // could make its count a constant).
+    if (loops.empty() && !runTime.empty()) {
+      bool failedAny = false;
+      for (Operation *op : runTime) {
+        failedAny |= llvm::failed(onnx::checkDeviceLoop(op));
+        kept.insert(op);
+        ++numKept;
+      }
+      if (failedAny)
+        return signalPassFailure();
+      continue;
+    }
     if (loops.empty() && ifs.empty())
       return;
     // Ifs wait until no loop is left to unroll: unrolling may fold their

@@ -133,6 +133,11 @@ public:
   /// program; computed on first request, emitting no kernel. nullopt
   /// otherwise.
   std::optional<SmallVector<Size>> getShapeValue(Value value);
+  /// Makes `value` a shape value of `elements` (a Loop body's iteration
+  /// number, the gpu.loop's argument).
+  void setShapeValue(Value value, ArrayRef<Size> elements) {
+    shapeValues[value] = SmallVector<Size>(elements);
+  }
   /// Whether getShapeValue computed `value` already.
   bool hasShapeValue(Value value) const { return shapeValues.count(value); }
 
@@ -231,6 +236,14 @@ bool isReshapeLike(StringRef opName);
 /// Lowers such an op to a view of its operand's memory, with dims of the
 /// host program where they are known only at run time (ReshapeViews.cpp).
 LogicalResult lowerReshapeView(Operation *op, LoweringContext &ctx);
+
+/// Lowers `op`, an onnx.Loop of a trip count known only at run time that
+/// onnx-flatten-control-flow kept (onnx::checkDeviceLoop), to a gpu.loop
+/// whose body is the onnx body's ops, each lowered by `convertOp`
+/// (LoopLowering.cpp).
+LogicalResult lowerLoop(Operation *op, LoweringContext &ctx,
+                        llvm::function_ref<LogicalResult(Operation *)>
+                            convertOp);
 
 /// The generator for `opName`, or null if onyx cannot lower it.
 const KernelGenerator *lookupKernelGenerator(StringRef opName);

@@ -3,7 +3,8 @@
 // Places every gpu.alloc of static shape of a function in one arena buffer,
 // by liveness and first fit (dialect/gpu/AllocPlanning.h). Allocs with `?`
 // dimensions, or with views of run-time offset or size, stay: the runtime
-// places them for the dims of each run. The dialect's verifier checks the
+// places them for the dims of each run, as it does every tensor of a
+// function with a gpu.loop. The dialect's verifier checks the
 // result again (no two live views overlap).
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +59,12 @@ static bool hasDynamicView(Value value) {
 
 void PlanBuffers::planFunction(FuncOp func, uint64_t alignment) {
   Block &entry = func.front();
+  // A function with a gpu.loop is placed by the runtime, with each loop's
+  // body recorded once per iteration (runtime/LoopRecording.h): the
+  // tensors used in the body are live through every iteration, which a
+  // placement of the function's order would not see.
+  if (llvm::any_of(entry, [](Operation &op) { return isa<gpu::LoopOp>(&op); }))
+    return;
   // Tensors whose size or layout a run's dims decide stay gpu.allocs: the
   // runtime places them with the same algorithm for each set of dims.
   SmallVector<gpu::AllocLiveness> tensors;

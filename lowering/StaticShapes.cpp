@@ -16,6 +16,7 @@
 #include "lowering/Passes.h"
 #include "lowering/ShapeValues.h"
 
+#include "dialect/onnx/ControlFlow.h"
 #include "ir/BuiltinOps.h"
 
 namespace onyx::lowering {
@@ -29,10 +30,20 @@ bool isDynamic(Type type) {
   return isa<UnrankedTensorType>(type);
 }
 
+/// Whether `op` is a Loop that onnx-flatten-control-flow leaves for
+/// convert-onnx-to-gpu: its trip count known only at run time, its body
+/// lowered once (gpu.loop).
+bool isDeviceLoop(Operation *op) {
+  return onnx::hasRunTimeTripCount(op) &&
+         succeeded(onnx::checkDeviceLoop(op, /*report=*/false));
+}
+
+/// Whether `op` is, or is nested in, control flow that does not lower.
 bool isControlFlow(Operation *op) {
   for (; op; op = op->getParentOp()) {
     StringRef name = op->getName().getStringRef();
-    if (name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan")
+    if ((name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan") &&
+        !isDeviceLoop(op))
       return true;
   }
   return false;
@@ -57,6 +68,8 @@ public:
       if (op->getParentOp() && isControlFlow(op->getParentOp()))
         return;
       StringRef name = op->getName().getStringRef();
+      if (name == "onnx.Loop" && isDeviceLoop(op))
+        return;
       if (name == "onnx.If" || name == "onnx.Loop" || name == "onnx.Scan") {
         op->emitOpError() << "does not lower: control flow runs on Vulkan "
                              "made straight-line code by "

@@ -1,6 +1,7 @@
 //===- Executable.cpp - A gpu-dialect function loaded on a device ---------===//
 #include "runtime/Executable.h"
 #include "runtime/HazardTracker.h"
+#include "runtime/LoopRecording.h"
 #include "runtime/ModuleValidation.h"
 #include "runtime/Recording.h"
 
@@ -43,6 +44,8 @@ FailureOr<std::unique_ptr<Executable>>
 Executable::load(const Device &device, ModuleOp module,
                  const LoadOptions &options) {
   FailureOr<FuncOp> func = findFunction(module, options.function);
+  if (succeeded(func) && LoopRuns::hasLoops(*func))
+    return LoopRuns::load(device, module, *func, options);
   if (failed(func) ||
       failed(validateModule(module, *func, device, options.maxMemory)))
     return failure();

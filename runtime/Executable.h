@@ -37,6 +37,8 @@
 
 namespace onyx::runtime {
 
+class LoopRuns;
+
 /// A tensor in host memory: row-major little-endian elements, as
 /// DenseElementsAttr stores them (i1 takes a byte).
 struct HostTensor {
@@ -243,6 +245,7 @@ public:
   double getProfileSpan() const { return profileSpan; }
 
 private:
+  friend class LoopRuns;
   struct Recording;
   /// A descriptor set that recordings share: the one a dispatch uses in
   /// every recording where its bindings are these bytes.
@@ -447,6 +450,9 @@ private:
   /// Recordings by key (argument shapes, then the argument values the host
   /// ops read).
   std::map<std::vector<int64_t>, std::unique_ptr<Recording>> recordings;
+  /// A function with gpu.loops runs through copies of itself with each
+  /// body recorded once per iteration (LoopRecording.h); null otherwise.
+  std::unique_ptr<LoopRuns> loops;
   /// What the last run's recording holds.
   RecordingStats lastStats;
   /// Counts uses of recordings, for eviction.

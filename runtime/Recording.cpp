@@ -1,5 +1,6 @@
 //===- Recording.cpp - Host ops and tensor placement for one run ----------===//
 #include "runtime/Recording.h"
+#include "runtime/LoopRecording.h"
 
 #include "dialect/gpu/AllocPlanning.h"
 #include "dialect/gpu/HostOps.h"
@@ -72,9 +73,9 @@ static double readFloat(const HostTensorRef &tensor, int64_t index = 0) {
 
 /// The value of `op`, a gpu.range_count, for `inputs`; nullopt with the
 /// reason in `error` where the run cannot have one.
-static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
-                                                 ArrayRef<HostTensorRef> inputs,
-                                                 std::string &error) {
+std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
+                                          ArrayRef<HostTensorRef> inputs,
+                                          std::string &error) {
   double bounds[3];
   for (unsigned i = 0; i < 3; ++i)
     bounds[i] = readFloat(
@@ -93,9 +94,9 @@ static std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
 
 /// The value of `op`, a gpu.extract, for `inputs`; nullopt with the reason
 /// in `error` where a float element has no integer value.
-static std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
-                                              ArrayRef<HostTensorRef> inputs,
-                                              std::string &error) {
+std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
+                                       ArrayRef<HostTensorRef> inputs,
+                                       std::string &error) {
   const HostTensorRef &tensor =
       inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()];
   if (!isa<FloatType>(tensor.type.getElementType()))
@@ -113,9 +114,9 @@ static std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
 
 /// The value of `op`, a gpu.scale_dim of `size`, for `inputs`; nullopt with
 /// the reason in `error` where it fails.
-static std::optional<int64_t> evaluateScaleDim(gpu::ScaleDimOp op, int64_t size,
-                                               ArrayRef<HostTensorRef> inputs,
-                                               std::string &error) {
+std::optional<int64_t> evaluateScaleDim(gpu::ScaleDimOp op, int64_t size,
+                                        ArrayRef<HostTensorRef> inputs,
+                                        std::string &error) {
   double scale =
       readFloat(inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()],
                 op.getIndex());
@@ -564,6 +565,11 @@ LogicalResult Executable::checkBounds(ArrayRef<HostTensorRef> inputs) {
 
 LogicalResult Executable::planForBounds(ArrayRef<DimBound> bounds) {
   FunctionType type = func.getFunctionType();
+  if (loops)
+    return emitError(func.getLoc())
+           << "@" << func.getSymName()
+           << " has gpu.loops, whose tensors are placed for each set of trip "
+              "counts; it cannot be planned for bounds";
   SmallVector<SmallVector<int64_t, 4>> shapes;
   for (Type input : type.getInputs())
     shapes.emplace_back(cast<RankedTensorType>(input).getShape());

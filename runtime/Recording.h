@@ -62,6 +62,18 @@ struct Executable::Recording {
   uint64_t lastUse = 0;
 };
 
+/// The values of the host ops that read arguments, for `inputs`; nullopt
+/// with the reason in `error` where the run cannot have one.
+std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
+                                       ArrayRef<HostTensorRef> inputs,
+                                       std::string &error);
+std::optional<int64_t> evaluateScaleDim(gpu::ScaleDimOp op, int64_t size,
+                                        ArrayRef<HostTensorRef> inputs,
+                                        std::string &error);
+std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
+                                          ArrayRef<HostTensorRef> inputs,
+                                          std::string &error);
+
 /// The key of a run: argument shapes, then the argument values host ops
 /// read (gpu.extract, gpu.scale_dim, gpu.range_count), then where arguments
 /// and results come from and go (`options`).

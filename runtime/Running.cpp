@@ -6,6 +6,7 @@
 // must change a buffer the run in flight uses waits for it first (settle).
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/LoopRecording.h"
 #include "runtime/Recording.h"
 
 #include "ir/Diagnostics.h"
@@ -92,6 +93,8 @@ LogicalResult Executable::checkInputs(ArrayRef<HostTensorRef> inputs,
 
 LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
                                  const RunOptions &options) {
+  if (loops)
+    return loops->launch(*this, inputs, options);
   Location loc = func.getLoc();
   if (inFlight)
     return emitError(loc) << "a run of @" << func.getSymName()
@@ -246,6 +249,8 @@ void Executable::settle() {
 }
 
 FailureOr<std::vector<HostTensor>> Executable::finish() {
+  if (loops)
+    return loops->finish(*this);
   if (!inFlight)
     return emitError(func.getLoc())
            << "no run of @" << func.getSymName() << " to finish";
@@ -259,6 +264,8 @@ FailureOr<std::vector<HostTensor>> Executable::finish() {
 
 LogicalResult Executable::prepare(ArrayRef<HostTensorRef> inputs,
                                   const RunOptions &options) {
+  if (loops)
+    return loops->prepare(inputs, options);
   if (failed(checkInputs(inputs, options, /*shapesOnly=*/true)))
     return failure();
   if (failed(getRecording(inputs, options, /*ahead=*/true)))

@@ -8,6 +8,7 @@
 // recording is made per combination of shapes and state use, like any other.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/LoopRecording.h"
 #include "runtime/Recording.h"
 
 #include "ir/Diagnostics.h"
@@ -26,6 +27,9 @@ static bool areCompatible(RankedTensorType result, RankedTensorType argument) {
 
 LogicalResult Executable::setStateBindings(ArrayRef<StateBinding> bindings) {
   Location loc = func.getLoc();
+  if (loops && !bindings.empty())
+    return emitError(loc) << "@" << func.getSymName()
+                          << " has gpu.loops, whose runs keep no state";
   ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
   ArrayRef<Type> resultTypes = func.getFunctionType().getResults();
   for (auto [i, binding] : llvm::enumerate(bindings)) {

@@ -32,9 +32,24 @@ FailureOr<BufferLiveness> BufferLiveness::analyze(BufferOp buffer) {
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *use : value.getUsers()) {
-        if (use->getBlock() != block)
+        // A use in a gpu.loop's body is a use of the loop: the memory is
+        // live through every iteration.
+        Operation *at = use;
+        while (at && at->getBlock() != block)
+          at = at->getParentOp();
+        if (!at)
           return use->emitOpError()
                  << "uses memory of a gpu.buffer defined in another block";
+        if (at != use) {
+          unsigned pos = positions.lookup(at);
+          if (!alloc.live)
+            alloc.live = {pos, pos};
+          alloc.live->first = std::min(alloc.live->first, pos);
+          alloc.live->second = std::max(alloc.live->second, pos);
+          if (isa<ViewOp>(use) && use->getNumResults() == 1)
+            worklist.push_back(use->getResult(0));
+          continue;
+        }
         if (isa<ViewOp>(use)) {
           if (use->getNumResults() == 1)
             worklist.push_back(use->getResult(0));

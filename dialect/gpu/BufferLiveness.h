@@ -4,7 +4,8 @@
 // placed on a weights buffer; views of views are aliases of the allocation
 // they come from. An allocation is live from the first to the last op (in
 // the order of the buffer's block, which is the dispatch order) that uses it
-// or one of its aliases; weights are live throughout. Buffer planning must
+// or one of its aliases (a use in a gpu.loop's body is a use of the loop);
+// weights are live throughout. Buffer planning must
 // never give two allocations that are live at the same time overlapping
 // bytes; gpu.buffer's verifier checks that with this analysis.
 //

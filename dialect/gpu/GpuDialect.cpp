@@ -15,7 +15,8 @@ namespace onyx::gpu {
 GpuDialect::GpuDialect(Context *ctx) : Dialect(getDialectNamespace(), ctx) {
   addOperations<KernelOp, BufferOp, AllocOp, ViewOp, WeightOp, DispatchOp,
                 CopyOp, UploadOp, DownloadOp, DimOp, ExtractOp, ConstantOp,
-                RangeCountOp, ScaleDimOp, ReadCountOp, SelectOp, AssertOp>();
+                RangeCountOp, ScaleDimOp, ReadCountOp, SelectOp, AssertOp,
+                LoopOp>();
   for (StringRef name : getHostArithOpNames())
     fillHostArithOpInfo(addOperation(name, OpTrait::Pure));
 }

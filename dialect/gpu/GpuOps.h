@@ -326,6 +326,35 @@ public:
   static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
+/// Runs its body `%n` times, for %i from 0 to %n - 1: a Loop whose trip
+/// count is a value of the host program (LoopOp.cpp). The body is the
+/// lowering of the ONNX body once; it reads and writes memory defined
+/// before the loop (the loop-carried values, the scan outputs' rows at
+/// offsets computed from %i) and allocates its own temporaries. The
+/// runtime records it %n times (runtime/LoopRecording.h).
+///
+///   gpu.loop %n (%i: index) {
+///     ...
+///   }
+class LoopOp : public Op<LoopOp> {
+public:
+  using Op::Op;
+  static StringRef getOperationName() { return "gpu.loop"; }
+  static constexpr OpTrait traits = OpTrait::NoTerminator | OpTrait::SingleBlock;
+
+  /// A loop of `tripCount` iterations with an empty body whose one
+  /// argument is the iteration number.
+  static void build(OpBuilder &builder, OperationState &state,
+                    Value tripCount);
+  Value getTripCount() { return state->getOperand(0); }
+  Block &getBody() { return state->getRegion(0).front(); }
+  BlockArgument getIterationNumber() { return getBody().getArgument(0); }
+
+  LogicalResult verify();
+  void print(OpAsmPrinter &p);
+  static ParseResult parse(OpAsmParser &parser, OperationState &result);
+};
+
 /// Where a view's bytes are: a gpu.buffer and a byte range in it.
 struct MemoryRange {
   BufferOp buffer;

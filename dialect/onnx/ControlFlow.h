@@ -92,6 +92,22 @@ FailureOr<ScanLayout> getScanLayout(Operation *scan);
 /// error at `op` saying why it cannot be flattened (then nothing changed).
 LogicalResult flattenControlFlow(Operation *op, int64_t maxOps);
 
+/// Whether `op` is an onnx.Loop with a trip count that is not a constant:
+/// it is known only at run time, and is not unrolled.
+bool hasRunTimeTripCount(Operation *op);
+/// Checks that `op`, an onnx.Loop of a trip count known only at run time,
+/// can run on the GPU with its body lowered once and recorded once per
+/// iteration (gpu.loop): its condition is absent, passed on unchanged or
+/// yielded as a constant (a body that computes it would need it read back
+/// after every iteration), its carried values keep their element type,
+/// rank and static sizes, its scan outputs' sizes are known before the
+/// loop, and its body holds no control flow. With `report`, an error at
+/// the op says why not.
+LogicalResult checkDeviceLoop(Operation *op, bool report = true);
+/// 1 where `op`'s body yields a constant false condition (at most one
+/// iteration runs), nullopt otherwise.
+std::optional<int64_t> getLoopIterationLimit(Operation *op);
+
 /// Makes the result types of the onnx ops nested in `region` as static as
 /// inference gives them from their operands (after flattening, values of
 /// `?` size in a body have a known size in each iteration); returns

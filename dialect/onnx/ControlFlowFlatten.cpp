@@ -370,6 +370,110 @@ LogicalResult selectIfBranches(Operation *op) {
 
 } // namespace
 
+bool hasRunTimeTripCount(Operation *op) {
+  return isOp(op, "onnx.Loop") && !isNoValue(op->getOperand(0)) &&
+         !getScalarInt(op->getOperand(0));
+}
+
+std::optional<int64_t> getLoopIterationLimit(Operation *op) {
+  Block &body = op->getRegion(0).front();
+  std::optional<int64_t> yielded =
+      getScalarInt(skipIdentity(body.back().getOperand(0)));
+  if (!isNoValue(op->getOperand(1)) && yielded && *yielded == 0)
+    return 1;
+  return std::nullopt;
+}
+
+/// Whether `a` and `b` are tensors of one element type and rank whose
+/// static sizes agree.
+static bool areCompatible(Type a, Type b) {
+  auto x = dyn_cast<RankedTensorType>(a), y = dyn_cast<RankedTensorType>(b);
+  if (!x || !y || x.getElementType() != y.getElementType() ||
+      x.getRank() != y.getRank())
+    return false;
+  for (auto [m, n] : llvm::zip(x.getShape(), y.getShape()))
+    if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(n) && m != n)
+      return false;
+  return true;
+}
+
+LogicalResult checkDeviceLoop(Operation *op, bool report) {
+  auto fail = [&](auto &&write) -> LogicalResult {
+    if (report) {
+      InFlightDiagnostic diag = op->emitOpError();
+      write(diag);
+    }
+    return failure();
+  };
+  const char *kRef = " (--backend=ref runs it)";
+  Block &body = op->getRegion(0).front();
+  Operation *yield = &body.back();
+  if (!isNoValue(op->getOperand(1))) {
+    Value next = skipIdentity(yield->getOperand(0));
+    if (next != body.getArgument(1) && !getScalarInt(next))
+      return fail([&](InFlightDiagnostic &d) {
+        d << "has a body that computes its condition from data: a while "
+             "loop, whose every iteration would need the condition read "
+             "back before the next is recorded; on Vulkan a Loop runs a "
+             "trip count known when it starts"
+          << kRef;
+      });
+  }
+  unsigned numCarried = op->getNumOperands() - 2;
+  for (unsigned k = 0; k < numCarried; ++k) {
+    Type init = op->getOperand(2 + k).getType();
+    Type arg = body.getArgument(2 + k).getType();
+    Type next = yield->getOperand(1 + k).getType();
+    if (!areCompatible(init, arg) || !areCompatible(init, next) ||
+        !areCompatible(arg, next))
+      return fail([&](InFlightDiagnostic &d) {
+        d << "carries value #" << k << " as " << init
+          << " into the loop and as " << next
+          << " out of an iteration; a Loop of a trip count known only at "
+             "run time runs on Vulkan its body lowered once, which needs "
+             "each carried value to keep its element type, rank and sizes"
+          << kRef;
+      });
+  }
+  unsigned numScans = op->getNumResults() - numCarried;
+  for (unsigned j = 0; j < numScans; ++j) {
+    Value slice = yield->getOperand(1 + numCarried + j);
+    auto type = dyn_cast<RankedTensorType>(slice.getType());
+    auto result =
+        dyn_cast<RankedTensorType>(op->getResult(numCarried + j).getType());
+    // A `?` size of a slice must be known before the loop, to allocate
+    // every iteration's row: from the result's type, or from the carried
+    // value the slice is.
+    Value source = skipIdentity(slice);
+    bool carried = false;
+    for (unsigned k = 0; k < numCarried; ++k)
+      carried |= source == skipIdentity(yield->getOperand(1 + k)) ||
+                 source == body.getArgument(2 + k);
+    bool known = type && result && result.getRank() == type.getRank() + 1;
+    for (int64_t d = 0; known && d < type.getRank(); ++d)
+      known = !ShapedType::isDynamic(type.getShape()[d]) ||
+              !ShapedType::isDynamic(result.getShape()[d + 1]) || carried;
+    if (!known)
+      return fail([&](InFlightDiagnostic &d) {
+        d << "yields scan output #" << j << " as " << slice.getType()
+          << ", whose size is known only inside the body; a Loop of a trip "
+             "count known only at run time allocates its scan outputs before "
+             "the first iteration"
+          << kRef;
+      });
+  }
+  for (Operation &inner : body)
+    for (unsigned r = 0; r < inner.getNumRegions(); ++r) {
+      if (report)
+        inner.emitOpError()
+            << "is control flow in the body of a Loop whose trip count is "
+               "known only at run time, which does not run on Vulkan"
+            << kRef;
+      return failure();
+    }
+  return success();
+}
+
 LogicalResult flattenControlFlow(Operation *op, int64_t maxOps) {
   if (isOp(op, "onnx.Loop"))
     return unrollLoop(op, maxOps);

@@ -77,8 +77,8 @@ func.func @resize_policy(%x: tensor<1x1x4x4xf32>, %z: tensor<2xi64>) -> tensor<1
 
 // Control flow that onnx-flatten-control-flow cannot make straight-line
 // code is an error saying why: an If on a run-time condition whose branches
-// yield different types, a Loop whose trip count is known only at run
-// time, one whose body computes its condition, a while loop, a Scan whose
+// yield different types, a Loop whose body computes its condition, a while
+// loop, a Scan whose
 // length is known only at run time, and a loop too large to unroll.
 func.func @if_types_differ(%c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{'onnx.If' op has a condition computed at run time, and its branches yield result #0 as tensor<2xf32> and tensor<3xf32>; on Vulkan both branches run and a select chooses, which needs equal static types (--backend=ref runs it)}}
@@ -92,12 +92,45 @@ func.func @if_types_differ(%c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>)
 
 // -----
 
-func.func @loop_runtime_count(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<2xf32> {
-  %none = "onnx.NoValue"() {value} : () -> none
-  // expected-error @+1 {{'onnx.Loop' op has a trip count computed at run time; a loop runs on Vulkan unrolled, with a trip count known when compiling (bind the model's symbolic dimensions, or --backend=ref)}}
-  %0 = "onnx.Loop"(%m, %none, %v) ({
+// A Loop whose trip count is known only at run time runs as a gpu.loop, its
+// body lowered once: a body that computes its condition (a while loop, a
+// read-back per iteration), carried values that change type, and a trip
+// count that kernels compute are refused.
+func.func @loop_runtime_count_computed_condition(%m: tensor<i64>, %c0: tensor<i1>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.Loop' op has a body that computes its condition from data: a while loop, whose every iteration would need the condition read back before the next is recorded; on Vulkan a Loop runs a trip count known when it starts (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%m, %c0, %v) ({
   ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>):
-    "onnx.Yield"(%c, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+    %r = "onnx.ReduceSum"(%x) {keepdims = 0 : si64} : (tensor<2xf32>) -> tensor<f32>
+    %z = onnx.Constant dense<0.0> : tensor<f32>
+    %go = "onnx.Greater"(%r, %z) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "onnx.Yield"(%go, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_runtime_count_carried_type(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<?xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Loop' op carries value #0 as tensor<2xf32> into the loop and as tensor<4xf32> out of an iteration; a Loop of a trip count known only at run time runs on Vulkan its body lowered once, which needs each carried value to keep its element type, rank and sizes (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%m, %none, %v) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<?xf32>):
+    %d = "onnx.Concat"(%x, %x) {axis = 0 : si64} : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xf32>
+    "onnx.Yield"(%c, %d) : (tensor<i1>, tensor<4xf32>) -> ()
+  }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @loop_count_from_kernels(%n: tensor<f32>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  %c = "onnx.Ceil"(%n) : (tensor<f32>) -> tensor<f32>
+  %m = "onnx.Cast"(%c) {to = i64} : (tensor<f32>) -> tensor<i64>
+  // expected-error @+1 {{'onnx.Loop' op has a trip count that kernels compute; a Loop runs on Vulkan with a trip count of the host program (a graph input, or computed from the inputs' shapes and integer values), read when the run is recorded (--backend=ref runs it)}}
+  %0 = "onnx.Loop"(%m, %none, %v) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>):
+    "onnx.Yield"(%cond, %x) : (tensor<i1>, tensor<2xf32>) -> ()
   }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
