@@ -8,8 +8,10 @@ Runs one model at a list of sizes of its symbolic dimension twice:
                 to that size, so every kernel bakes the shape in).
 For each size it prints the median latency of --benchmark runs of both (and
 the device span where the device has timestamps), their ratio, the host time
-to switch to the size (host program, tensor placement and command recording,
-in microseconds) and the kernels compiled after the first size (0 expected).
+to switch to the size (the host (shape) program, tensor placement,
+descriptor sets and command recording, in microseconds: onyx-run's
+"recorded in") and the kernels compiled and pipelines created after the
+first size (0 expected of both).
 
 Only the Python standard library and onyx-run are needed, so it runs from
 stripped binaries on a machine with nothing but libvulkan.so.1:
@@ -46,7 +48,8 @@ def run(cmd):
 MEDIAN = re.compile(r"^benchmark: .* median ([0-9.]+) ms")
 SPAN = re.compile(r"^gpu span: median ([0-9.]+) ms")
 SET = re.compile(r"^input set (\d+): run [0-9.]+ ms \((recorded in ([0-9]+) us|"
-                 r"recording reused)\), (\d+) kernels compiled")
+                 r"recording reused)\), (\d+) kernels compiled, (\d+) "
+                 r"pipelines created")
 COMPILE = re.compile(r"^compile: ([0-9.]+) ms \((\d+) kernels compiled\)")
 
 
@@ -133,8 +136,9 @@ def main():
         print(f"dynamic compile: {compile_line.group(1)} ms, "
               f"{compile_line.group(2)} kernels compiled once")
     print("| size | dynamic ms | specialized ms | ratio | dynamic span ms "
-          "| specialized span ms | switch us | kernels compiled |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| specialized span ms | switch us | kernels compiled "
+          "| pipelines created |")
+    print("|---|---|---|---|---|---|---|---|---|")
     dispatches = []
     for i, n in enumerate(sizes):
         spec_cmd = [onyx_run, args.model, f"--benchmark={args.runs}", *extra]
@@ -152,13 +156,14 @@ def main():
         fmt = lambda v: "-" if v is None else f"{v:.3f}"
         print(f"| {n} | {dyn_medians[i]:.3f} | {spec_medians[0]:.3f} | "
               f"{ratio:.2f} | {fmt(dyn_spans[i])} | {fmt(spec_spans[0])} | "
-              f"{switch_us} | {switch.group(4)} |")
+              f"{switch_us} | {switch.group(4)} | {switch.group(5)} |")
     for n, dyn, spec in dispatches:
         count = lambda p: sum(c for c, _ in p.values())
         differ = sorted(k for k in set(dyn) | set(spec)
                         if dyn.get(k, [0])[0] != spec.get(k, [0])[0])
+        same = "same kinds and counts" if not differ else "counts differ"
         print(f"\nsize {n}: dynamic ran {count(dyn)} dispatches, specialized "
-              f"{count(spec)}; kinds whose counts differ: "
+              f"{count(spec)} ({same}); kinds whose counts differ: "
               f"{', '.join(differ) or 'none'}")
         print(f"  dynamic:     {describe_profile(dyn)}")
         print(f"  specialized: {describe_profile(spec)}")

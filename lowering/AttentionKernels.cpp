@@ -230,6 +230,9 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
                         "Attention: V's length {0} is not K's {1}")))
     return failure();
   SmallVector<Size> maskDims;
+  // A mask Slice read in place (isSliceReadByAttention).
+  const StridedRead *maskRead =
+      hasMask ? ctx.lookupStridedRead(op->getOperand(3)) : nullptr;
   if (hasMask) {
     maskDims = ctx.getDims(op->getOperand(3));
     if (maskDims.empty())
@@ -263,7 +266,8 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     return success();
   SmallVector<Value> bindings;
   for (unsigned i = 0; i < 3u + hasMask; ++i) {
-    bindings.push_back(ctx.getView(op->getOperand(i)));
+    bindings.push_back(i == 3 && maskRead ? maskRead->view
+                                          : ctx.getView(op->getOperand(i)));
     if (!bindings.back())
       return failure();
   }
@@ -311,7 +315,8 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     Type maskType =
         cast<RankedTensorType>(op->getOperand(3).getType()).getElementType();
     decls += glsl::buffer(3, gpu::Access::Read, maskType, "mask");
-    std::string index = sizes.broadcastIndex(maskDims, 4, "c");
+    std::string index = maskRead ? sizes.broadcastIndex(*maskRead, 4, "c")
+                                 : sizes.broadcastIndex(maskDims, 4, "c");
     std::string load = glsl::load(maskType, "mask", index);
     maskCode = "      uint c3 = j;\n" +
                (maskType.isInteger(1)

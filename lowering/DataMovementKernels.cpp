@@ -541,13 +541,19 @@ sliceAxisWithRunTimeStep(Symbols &symbols, const Poly &dim, const Poly &b,
           symbols.select(positive, countUp, countDown), up - down};
 }
 
-LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
-  unsigned byteSize = checkTensors(ctx, op, {0});
-  if (!byteSize)
-    return failure();
-  RankedTensorType inType = tensorType(op->getOperand(0));
+/// Per dimension of a Slice's data: the first index, the count and the
+/// step, as computeSlice in dialect/onnx/Slice.cpp defines them, with
+/// checks of the run where the result type has a size that operands known
+/// only then must give.
+struct SliceGeometry {
+  SmallVector<Poly> start, count, step;
+};
+
+FailureOr<SliceGeometry> computeSliceGeometry(Symbols &symbols, Operation *op,
+                                              ArrayRef<Poly> shape) {
+  LoweringContext &ctx = symbols.getContext();
   RankedTensorType outType = tensorType(op->getResult(0));
-  int64_t rank = inType.getRank();
+  int64_t rank = tensorType(op->getOperand(0)).getRank();
   static const char *const names[] = {"data", "starts", "ends", "axes",
                                       "steps"};
   // Starts, ends, axes and steps may be known only at run time (shape values
@@ -556,7 +562,6 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   // known only then make every dimension's start, end and step a selection
   // among the operands' (the default 0, the dim and 1 where no axis names
   // it).
-  Symbols symbols(ctx);
   SmallVector<SmallVector<Poly>, 4> params;
   for (unsigned i = 1; i < 5; ++i) {
     if (!hasOperand(op, i)) {
@@ -575,7 +580,6 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
       (hasOperand(op, 4) && steps.size() != n))
     return ctx.emitError() << "starts, ends, axes and steps must have the "
                               "same length";
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
   if (shape.size() != size_t(rank))
     return failure();
   SmallVector<Poly> start(rank, Poly(0)), count(shape), step(rank, Poly(1));
@@ -635,7 +639,58 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
             {symbols.materialize(count[d])})))
       return failure();
   }
-  SmallVector<Poly> outDims = resultDims(outType, count);
+  return SliceGeometry{std::move(start), std::move(count), std::move(step)};
+}
+
+/// A Slice read in place (isSliceReadByAttention): no kernel, a strided
+/// read of its data's memory, composed with the data's own where the data
+/// is such a Slice too.
+LogicalResult lowerSliceRead(Operation *op, LoweringContext &ctx) {
+  Symbols symbols(ctx);
+  Value data = op->getOperand(0);
+  StridedRead read;
+  SmallVector<Poly> shape, strides;
+  Poly base(0);
+  if (const StridedRead *inner = ctx.lookupStridedRead(data)) {
+    read.view = inner->view;
+    shape = symbols.get(inner->dims);
+    strides = symbols.get(inner->strides);
+    base = symbols.get(inner->offset);
+  } else {
+    read.view = ctx.getView(data);
+    shape = getDims(symbols, data);
+    strides = getStrides(shape);
+  }
+  if (!read.view || shape.empty())
+    return failure();
+  FailureOr<SliceGeometry> g = computeSliceGeometry(symbols, op, shape);
+  if (failed(g))
+    return failure();
+  SmallVector<Poly> dims = resultDims(tensorType(op->getResult(0)), g->count);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    base = base + g->start[d] * strides[d];
+    read.strides.push_back(symbols.materialize(g->step[d] * strides[d]));
+  }
+  read.dims = symbols.materialize(dims);
+  read.offset = symbols.materialize(base);
+  ctx.setDims(op->getResult(0), read.dims);
+  ctx.setStridedRead(op->getResult(0), std::move(read));
+  return success();
+}
+
+LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
+  unsigned byteSize = checkTensors(ctx, op, {0});
+  if (!byteSize)
+    return failure();
+  if (isSliceReadByAttention(op))
+    return lowerSliceRead(op, ctx);
+  Symbols symbols(ctx);
+  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
+  FailureOr<SliceGeometry> g = computeSliceGeometry(symbols, op, shape);
+  if (failed(g))
+    return failure();
+  SmallVector<Poly> outDims =
+      resultDims(tensorType(op->getResult(0)), g->count);
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
     return failure();
@@ -643,9 +698,9 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   SmallVector<Poly> inStrides = getStrides(shape);
   Poly base(0);
   SmallVector<Poly> srcStrides;
-  for (int64_t d = 0; d < rank; ++d) {
-    base = base + start[d] * inStrides[d];
-    srcStrides.push_back(step[d] * inStrides[d]);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    base = base + g->start[d] * inStrides[d];
+    srcStrides.push_back(g->step[d] * inStrides[d]);
   }
   dispatchCopies(symbols, "slice",
                  {gatherPiece(outDims, 0, base, srcStrides, 1)}, byteSize,
@@ -727,5 +782,24 @@ const KernelGenerator generators[] = {
 } // namespace
 
 ArrayRef<KernelGenerator> getDataMovementGenerators() { return generators; }
+
+bool isSliceReadByAttention(Operation *op) {
+  if (op->getName().getStringRef() != "onnx.Slice" ||
+      !op->getResult(0).hasOneUse())
+    return false;
+  // Steps of at least 1 keep the strides of the read positive.
+  if (hasOperand(op, 4)) {
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantInts(op->getOperand(4));
+    if (!steps || llvm::any_of(*steps, [](int64_t s) { return s < 1; }))
+      return false;
+  }
+  OpOperand &use = *op->getResult(0).getUses().begin();
+  Operation *user = use.getOwner();
+  StringRef name = user->getName().getStringRef();
+  return (name == "onnx.Attention" && use.getOperandNumber() == 3) ||
+         (name == "onnx.Slice" && use.getOperandNumber() == 0 &&
+          isSliceReadByAttention(user));
+}
 
 } // namespace onyx::lowering

@@ -78,6 +78,15 @@ struct Size {
   Value value;
 };
 
+/// A tensor read in place from another's memory: element (c0, c1, ...) of
+/// a tensor of `dims` is element `offset + c0 * strides[0] + ...` of `view`
+/// (offsets and strides in elements, none negative).
+struct StridedRead {
+  Value view;
+  SmallVector<Size> dims, strides;
+  Size offset;
+};
+
 /// What a generator sees while lowering one op.
 class LoweringContext {
 public:
@@ -164,6 +173,16 @@ public:
   /// within `view`.
   Value reinterpret(Value view, RankedTensorType type, ArrayRef<Size> dims = {},
                     Size byteOffset = 0);
+  /// Records that `result`, which no kernel writes, is read in place
+  /// through `read` by the kernel that reads it (isSliceReadByAttention).
+  void setStridedRead(Value result, StridedRead read) {
+    stridedReads[result] = std::move(read);
+  }
+  /// The strided read recorded for `value`, null if none is.
+  const StridedRead *lookupStridedRead(Value value) const {
+    auto it = stridedReads.find(value);
+    return it == stridedReads.end() ? nullptr : &it->second;
+  }
   /// Records that `view` holds the op's result `result`.
   void setResult(Value result, Value view);
   /// The view recorded for `result`, null if none is yet: an op whose
@@ -207,6 +226,7 @@ private:
   llvm::DenseMap<Value, Value> views;
   llvm::DenseMap<Value, SmallVector<Size>> dims;
   llvm::DenseMap<Value, SmallVector<Size>> shapeValues;
+  llvm::DenseMap<Value, StridedRead> stridedReads;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;
@@ -261,6 +281,14 @@ ArrayRef<KernelGenerator> getAttentionGenerators();
 /// reader is an Attention's Q: it emits nothing and the Attention kernel
 /// reads its input in place (AttentionKernels.cpp).
 bool isTransposeReadByAttention(Operation *op);
+/// Whether `op` is a Slice with constant steps of at least 1 whose only
+/// reader is an Attention's mask, or such a Slice of one: it emits nothing,
+/// its result is a strided read of its data's memory (offsets and strides
+/// computed on the host from the run's starts and ends), and the Attention
+/// kernel reads the mask there (DataMovementKernels.cpp). The causal mask a
+/// model cuts from a constant to the run's sequence length is read where it
+/// lies, as the constant mask of a specialized model is.
+bool isSliceReadByAttention(Operation *op);
 /// Whether `op` is a Transpose [b, H, s, dv] -> [b, s, H, dv], not absorbed
 /// by a MatMul, of an Attention result it alone reads: it emits nothing, the
 /// Attention kernel stores its result in that order, and the Transpose's

@@ -97,9 +97,19 @@ std::string KernelSizes::unflatten(ArrayRef<Size> dims, StringRef flat,
 
 std::string KernelSizes::broadcastIndex(ArrayRef<Size> inputDims,
                                         unsigned outputRank, StringRef prefix) {
-  SmallVector<Size> strides = getStrides(ctx, inputDims);
+  return broadcastIndex(StridedRead{Value(), SmallVector<Size>(inputDims),
+                                    getStrides(ctx, inputDims), Size(0)},
+                        outputRank, prefix);
+}
+
+std::string KernelSizes::broadcastIndex(const StridedRead &read,
+                                        unsigned outputRank, StringRef prefix) {
+  ArrayRef<Size> inputDims = read.dims;
+  ArrayRef<Size> strides = read.strides;
   unsigned offset = outputRank - inputDims.size();
   std::string expr;
+  if (!read.offset.isStatic() || read.offset.constant != 0)
+    expr = get(read.offset);
   for (unsigned d = 0; d < inputDims.size(); ++d) {
     if (inputDims[d].isStatic() && inputDims[d].constant == 1)
       continue;

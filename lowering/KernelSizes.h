@@ -57,6 +57,10 @@ public:
   /// LoweringContext::broadcastFactor.
   std::string broadcastIndex(ArrayRef<Size> inputDims, unsigned outputRank,
                              StringRef prefix);
+  /// The same for a tensor read in place through `read`: its offset plus
+  /// each coordinate times its stride.
+  std::string broadcastIndex(const StridedRead &read, unsigned outputRank,
+                             StringRef prefix);
 
 private:
   LoweringContext &ctx;

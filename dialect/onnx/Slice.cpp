@@ -6,8 +6,16 @@
 // negative step walks backwards. A Slice that keeps everything in order
 // folds to its input.
 //
+// A Slice of a constant by sizes known only at run time (the causal mask a
+// model cuts to the sequence length) cannot fold; an elementwise op applied
+// to what it cuts is moved before it, onto the constant, where it folds:
+// Not(Equal(Slice(mask, 0, seq), 0)) becomes Slice(mask', 0, seq) with
+// mask' a constant, as the whole chain folds when seq is known.
+//
 //===----------------------------------------------------------------------===//
 
+#include "dialect/onnx/Elementwise.h"
+#include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpDef.h"
 
 #include "ir/Operation.h"
@@ -261,11 +269,91 @@ std::optional<KnownInts> knownIntsOfSlice(Operation *op, unsigned depth) {
   return result;
 }
 
+/// Whether `value` is a constant, or a Slice (of one reader) of such a
+/// value: a chain at whose end an elementwise op folds.
+bool isSliceOfConstant(Value value, unsigned depth = 0) {
+  if (getConstantValue(value))
+    return true;
+  Operation *slice = getDefiningOp(value, "onnx.Slice");
+  return slice && depth < 8 && value.hasOneUse() &&
+         isSliceOfConstant(slice->getOperand(0), depth + 1);
+}
+
+/// Constants of this many elements or fewer may be copied (the folded
+/// result beside the original, which other ops still read).
+constexpr int64_t kMaxCopiedConstant = int64_t(1) << 20;
+
+/// E(Slice(x, ...), k...) -> Slice(E(x, k...), ...) for an elementwise op
+/// (or Cast) E that reads the Slice alone, whose other operands are
+/// constants of one element that broadcast to no larger a rank, and where
+/// `x` is a constant or a chain of Slices of one (isSliceOfConstant): E
+/// moves down the chain one Slice at a time and folds on the constant.
+/// Each element of the result is E of the same element of `x`, so the
+/// result is the same for every value of the Slice's operands.
+LogicalResult moveElementwiseBeforeSlice(Operation *slice,
+                                         PatternRewriter &rewriter) {
+  Value sliced = slice->getResult(0);
+  if (!sliced.hasOneUse())
+    return failure();
+  Operation *user = sliced.getUses().begin()->getOwner();
+  StringRef name = user->getName().getStringRef();
+  if ((name != "onnx.Cast" && !lookupElementwiseInfo(name)) ||
+      user->getNumResults() != 1 || user->getNumRegions() != 0)
+    return failure();
+  Value data = slice->getOperand(0);
+  auto dataType = dyn_cast<RankedTensorType>(data.getType());
+  auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  if (!dataType || !resultType || !isSliceOfConstant(data))
+    return failure();
+  if (DenseElementsAttr constant = getConstantValue(data))
+    if (!data.hasOneUse() && constant.getNumElements() > kMaxCopiedConstant)
+      return failure();
+  SmallVector<Value> operands;
+  for (Value operand : user->getOperands()) {
+    if (operand == sliced) {
+      operands.push_back(data);
+      continue;
+    }
+    DenseElementsAttr k = getConstantValue(operand);
+    auto kType = dyn_cast<RankedTensorType>(operand.getType());
+    if (!k || !kType || k.getNumElements() != 1 ||
+        kType.getRank() > dataType.getRank())
+      return failure();
+    operands.push_back(operand);
+  }
+  // The result has the Slice's shape (the constants broadcast to any) and
+  // the op's element type; before the Slice, the data's shape.
+  auto moved =
+      RankedTensorType::get(dataType.getShape(), resultType.getElementType());
+  if (sliced.getType() !=
+      RankedTensorType::get(resultType.getShape(), dataType.getElementType()))
+    return failure();
+  rewriter.setInsertionPoint(user);
+  OperationState elementwise(user->getLoc(), name);
+  elementwise.addOperands(operands);
+  elementwise.addTypes(moved);
+  for (const NamedAttribute &attr : user->getAttrs())
+    elementwise.addAttribute(attr.name, attr.value);
+  Operation *applied = rewriter.create(elementwise);
+  OperationState cut(slice->getLoc(), "onnx.Slice");
+  cut.addOperands(applied->getResult(0));
+  cut.addOperands(slice->getOperands().drop_front());
+  cut.addTypes(resultType);
+  rewriter.replaceOp(user, rewriter.create(cut)->getResults());
+  return success();
+}
+
+void addSlicePatterns(PatternSet &patterns, Context *) {
+  addPattern(patterns, "onnx.Slice", moveElementwiseBeforeSlice,
+             "elementwise-before-slice-of-constant");
+}
+
 const OpDef sliceDef = {
     .schema = {"onnx.Slice", sliceOperands, sliceResults, {}, OpTrait::Pure},
     .infer = inferSlice,
     .evaluate = evalSlice,
     .fold = foldSlice,
+    .canonicalize = addSlicePatterns,
     .knownInts = knownIntsOfSlice,
 };
 
