@@ -510,13 +510,17 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
     SmallVector<Type> inputTypes;
     for (Value input : kernelInputs)
       inputTypes.push_back(elementTypeOf(input));
+    // Before the declaration: the count may add a push constant, and the
+    // operands of `+` are evaluated in no set order (GCC happened to take
+    // the count first, clang the declaration, which then lacked it).
+    std::string countText = sizes.get(count);
     KernelSpec spec;
     spec.name = kernelName(ops);
     spec.glsl =
         glsl::header({wg, 1, 1}) + sizes.declaration() +
         glsl::helpers(writer.code) +
         vectorMain(inputTypes, vectorInputs, resultType.getElementType(),
-                   writer.code, value, count, sizes.get(count), wg);
+                   writer.code, value, count, countText, wg);
     for (unsigned i = 0; i < kernelInputs.size(); ++i)
       spec.bindings.push_back(gpu::Access::Read);
     spec.bindings.push_back(gpu::Access::Write);
