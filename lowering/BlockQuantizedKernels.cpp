@@ -605,8 +605,11 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   Size gemvGate = 1, tiledGate = 1;
   if (both) {
     // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
+    // One statement per host op: the order of a call's arguments is
+    // unspecified, and the IR must not depend on the compiler.
     tiledGate = ctx.broadcastFactor(ctx.sub(m, 3));
-    gemvGate = ctx.mul(ctx.sub(1, tiledGate), ctx.min(m, Size(int64_t(1))));
+    Size nonEmpty = ctx.min(m, Size(int64_t(1)));
+    gemvGate = ctx.mul(ctx.sub(1, tiledGate), nonEmpty);
   }
   struct Dispatch {
     KernelSpec spec;

@@ -196,9 +196,11 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   Size gemvGate = 1, tiledGate = 1;
   if (both) {
     // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
+    // One statement per host op: the order of a call's arguments is
+    // unspecified, and the IR must not depend on the compiler.
     tiledGate = ctx.broadcastFactor(ctx.sub(problem.m, 3));
-    gemvGate =
-        ctx.mul(ctx.sub(1, tiledGate), ctx.min(problem.m, Size(int64_t(1))));
+    Size nonEmpty = ctx.min(problem.m, Size(int64_t(1)));
+    gemvGate = ctx.mul(ctx.sub(1, tiledGate), nonEmpty);
   }
   auto addGemv = [&](const GemmProblem &rows, Size gate) -> LogicalResult {
     std::string store = generateGemmStore(rows, firstStore);
@@ -253,8 +255,8 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     }
     // Partial sums [batch, splits, m, n]; none (one element) in runs that
     // do not split.
-    Size partials = ctx.mul(ctx.mul(problem.batch, split.splits),
-                            ctx.mul(problem.m, problem.n));
+    Size matrix = ctx.mul(problem.m, problem.n);
+    Size partials = ctx.mul(ctx.mul(problem.batch, split.splits), matrix);
     auto f32 = FloatType::getF32(ctx.getContext());
     Value partial;
     if (partials.isStatic() && gate.isStatic()) {
@@ -316,9 +318,10 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
             classes.push_back({bound, shape});
         }
         for (auto &[bound, shape] : classes) {
-          // low < m <= bound.
-          Size gate = ctx.mul(ctx.arith("gpu.lti", Size(low), problem.m),
-                              ctx.arith("gpu.lei", problem.m, Size(bound)));
+          // low < m <= bound (one statement per host op, as above).
+          Size atMostBound = ctx.arith("gpu.lei", problem.m, Size(bound));
+          Size aboveLow = ctx.arith("gpu.lti", Size(low), problem.m);
+          Size gate = ctx.mul(aboveLow, atMostBound);
           if (failed(addTiled(shape.tile, shape.split, gate)))
             return failure();
           low = bound;
