@@ -154,9 +154,13 @@ LogicalResult lowerResize(Operation *op, LoweringContext &ctx) {
   Type f32 = b.getF32Type();
 
   // The axes the scales, sizes and roi name, in their order (resolveResize
-  // checked them).
+  // checked them). Upsample has no 'axes': its schema must not be asked for
+  // one (an assertion failure).
   SmallVector<int64_t> resized;
-  if (std::optional<SmallVector<int64_t>> axes = attrs.getInts("axes"))
+  std::optional<SmallVector<int64_t>> axes;
+  if (op->getName().getStringRef() == "onnx.Resize")
+    axes = attrs.getInts("axes");
+  if (axes)
     for (int64_t axis : *axes)
       resized.push_back(axis < 0 ? axis + rank : axis);
   else
