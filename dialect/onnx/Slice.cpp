@@ -210,11 +210,14 @@ LogicalResult evalSlice(EvalState &s) {
   int64_t offset = base;
   for (int64_t i = 0, e = out.getNumElements(); i < e; ++i) {
     std::memcpy(dst + i * size, src + offset * size, size);
+    // Steps only to elements that exist: a step past the end (INT64_MAX,
+    // with one element along the axis) times the stride would overflow.
     for (int64_t d = rank; d-- > 0;) {
-      offset += p->step[d] * strides[d];
-      if (++index[d] < p->count[d])
+      if (++index[d] < p->count[d]) {
+        offset += p->step[d] * strides[d];
         break;
-      offset -= p->step[d] * strides[d] * p->count[d];
+      }
+      offset -= (p->count[d] - 1) * p->step[d] * strides[d];
       index[d] = 0;
     }
   }
