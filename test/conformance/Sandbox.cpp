@@ -13,6 +13,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ONYX_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ONYX_LEAK_CHECKED 1
+#endif
+#endif
+#ifdef ONYX_LEAK_CHECKED
+#include <sanitizer/lsan_interface.h>
+#endif
+
 using namespace onyx;
 using namespace onyx::conformance;
 
@@ -75,14 +86,41 @@ static bool readAll(int fd, char *data, size_t size) {
   return true;
 }
 
+/// The reason of a case after which LeakSanitizer found memory that
+/// nothing points to any more.
+static constexpr const char *kLeakReason = "memory leak";
+
+/// In a LeakSanitizer build, looks for memory leaked by the case that just
+/// ran. A child never gets to LeakSanitizer's check at exit (it ends with
+/// _exit), so without this nothing a case leaks would be seen. The report
+/// goes to stderr, where the parent picks it up.
+static bool checkForLeaks(CaseResult &result) {
+#ifdef ONYX_LEAK_CHECKED
+  // 0 where leak detection is off (ASAN_OPTIONS=detect_leaks=0).
+  if (__lsan_do_recoverable_leak_check()) {
+    result = {Status::Fail, kLeakReason,
+              "LeakSanitizer found memory leaked by this case"};
+    return true;
+  }
+#else
+  (void)result;
+#endif
+  return false;
+}
+
 /// The child's loop: runs the case whose number arrives on `commandFd`
 /// and sends its result, until the parent closes the pipe.
 [[noreturn]] static void serve(const std::function<CaseResult(unsigned)> &body,
                                int commandFd, int resultFd) {
   uint32_t index;
-  while (readAll(commandFd, reinterpret_cast<char *>(&index), sizeof(index)))
-    if (!writeAll(resultFd, serialize(body(index))))
+  while (readAll(commandFd, reinterpret_cast<char *>(&index), sizeof(index))) {
+    CaseResult result = body(index);
+    // Leaks stay leaked, and every later check would report them again:
+    // the next case gets a new child.
+    bool leaked = checkForLeaks(result);
+    if (!writeAll(resultFd, serialize(result)) || leaked)
       break;
+  }
   // Skips exit handlers and static destructors, which belong to the
   // parent.
   _exit(0);
@@ -214,6 +252,18 @@ static Outcome readResult(int resultFd, int stderrFd, std::string &result,
   return Outcome::Result;
 }
 
+/// What is left in `fd` now, without waiting.
+static void readAvailable(int fd, std::string &text) {
+  pollfd ready = {fd, POLLIN, 0};
+  char buffer[4096];
+  while (poll(&ready, 1, 0) > 0 && (ready.revents & POLLIN)) {
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n <= 0)
+      break;
+    text.append(buffer, n);
+  }
+}
+
 /// What a dead child left: how it ended and the end of its stderr.
 static CaseResult describeCrash(int status, std::string stderrText) {
   stderrText = StringRef(stderrText).rtrim().str();
@@ -266,6 +316,17 @@ CaseResult Sandbox::run(unsigned index) {
     if (!deserialize(resultBytes, result)) {
       stop(/*kill=*/true);
       return {Status::Fail, "runner error", "malformed result from the child"};
+    }
+    if (result.reason == kLeakReason) {
+      // The child wrote the report before the result and ends after it.
+      readAvailable(stderrFd, stderrText);
+      // Without the rule of ='s that opens it, the report's first line
+      // names the leak in the summary.
+      StringRef report = StringRef(stderrText).trim().ltrim('=').ltrim();
+      result.detail += ":\n" + report.take_front(2 * kMaxStderr).str() +
+                       (report.size() > 2 * kMaxStderr ? "..." : "");
+      stop(/*kill=*/false);
+      return result;
     }
     break;
   }

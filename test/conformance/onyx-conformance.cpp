@@ -2,7 +2,8 @@
 //
 // onyx-conformance DIR --set-name=NAME --expectations=FILE
 //     [--backend=ref|vulkan] [--ref-expectations=FILE]
-//     [--update-expectations] [--filter=REGEX] [--timeout=S] [--verbose]
+//     [--update-expectations] [--filter=REGEX] [--timeout=S]
+//     [--cases-per-child=N] [--verbose]
 //
 // Runs every case directory of DIR (an ONNX backend node test: model.onnx
 // and test_data_set_*/) through import, canonicalization and the reference
@@ -12,9 +13,13 @@
 // not makes the exit status 1. Cases that pass without being listed are
 // named, to be added with --update-expectations.
 //
-// On the reference backend each case gets a fresh child; on Vulkan one
-// child runs cases until it dies, so that the device and the shader
-// compiler are set up once, not per case.
+// One child runs cases until it dies (or until it has run
+// --cases-per-child of them), so that what is costly to set up (a Vulkan
+// device and the shader compiler) is set up
+// once, not per case, and a fork (slow in a sanitizer build, whose shadow
+// memory and stack depot every child copies) is paid once. Each data set
+// runs in a fresh Context all the same. In a LeakSanitizer build the child
+// looks for leaks after every case.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +70,8 @@ struct Options {
   bool updateExpectations = false;
   std::string filter;
   unsigned timeoutSeconds = 60;
+  unsigned casesPerChild = 0;
+  bool leakForTesting = false;
   onnx::Tolerance tolerance;
   bool verbose = false;
 };
@@ -122,6 +129,16 @@ static Options parseCommandLine(int argc, char **argv) {
   static cl::opt<unsigned> timeout(
       "timeout", cl::desc("Seconds a case may run before it fails"),
       cl::init(60), cl::cat(category));
+  static cl::opt<unsigned> casesPerChild(
+      "cases-per-child",
+      cl::desc("Cases a child process runs before the next one is forked "
+               "(default 0: until it dies; 1 isolates every case)"),
+      cl::init(0), cl::cat(category));
+  static cl::opt<bool> leakForTesting(
+      "leak-for-testing", cl::Hidden,
+      cl::desc("Leak 64 bytes in every case (tests that a sanitizer build's "
+               "leak check sees what a case leaks)"),
+      cl::cat(category));
   static cl::opt<double> rtol("rtol", cl::desc("Relative tolerance"),
                               cl::init(onnx::Tolerance().rtol),
                               cl::cat(category));
@@ -143,6 +160,8 @@ static Options parseCommandLine(int argc, char **argv) {
   options.updateExpectations = update;
   options.filter = filter;
   options.timeoutSeconds = timeout;
+  options.casesPerChild = casesPerChild;
+  options.leakForTesting = leakForTesting;
   options.tolerance = {rtol, atol};
   options.verbose = verbose;
   return options;
@@ -196,6 +215,9 @@ static std::string firstLine(StringRef detail) {
   StringRef line = joined;
   return line.size() > 160 ? (line.take_front(157) + "...").str() : line.str();
 }
+
+/// Where --leak-for-testing drops the only pointer to what it allocates.
+static void *volatile leakSink;
 
 /// Whether all ops and element types of the case are in onyx's target.
 static bool isInScope(const CaseInfo &info) {
@@ -399,9 +421,14 @@ int main(int argc, char **argv) {
   }
   CaseRunner runner(options.backend, options.tolerance);
   Sandbox sandbox(
-      [&](unsigned i) { return runner.run(cases[i].dir, cases[i].info); },
-      options.timeoutSeconds,
-      /*casesPerChild=*/options.backend == Backend::Reference ? 1 : 0);
+      [&](unsigned i) {
+        if (options.leakForTesting) {
+          leakSink = new char[64];
+          leakSink = nullptr;
+        }
+        return runner.run(cases[i].dir, cases[i].info);
+      },
+      options.timeoutSeconds, options.casesPerChild);
   for (auto [i, c] : llvm::enumerate(cases)) {
     c.result = sandbox.run(i);
     if (c.result.reason == kNoVulkanDevice) {
