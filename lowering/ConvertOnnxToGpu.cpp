@@ -243,6 +243,9 @@ LogicalResult ConvertOnnxToGpu::convertFunction(FuncOp func,
   }
 
   for (Operation *op : ops)
+    if (op->getName().getStringRef() == "onnx.Loop")
+      prepareLoopTripCount(op, ctx);
+  for (Operation *op : ops)
     if (onyx::failed(convertOp(op, ctx)))
       return failure();
   // The onnx ops are all replaced; erase them, users first.

@@ -122,7 +122,8 @@ void FlattenControlFlow::runOnOperation() {
     if (loops.empty() && !runTime.empty()) {
       bool failedAny = false;
       for (Operation *op : runTime) {
-        failedAny |= llvm::failed(onnx::checkDeviceLoop(op));
+        failedAny |= llvm::failed(onnx::checkDeviceLoop(op)) ||
+                     llvm::failed(onnx::foldConditionIntoTripCount(op));
         kept.insert(op);
         ++numKept;
       }

@@ -265,6 +265,12 @@ LogicalResult lowerLoop(Operation *op, LoweringContext &ctx,
                         llvm::function_ref<LogicalResult(Operation *)>
                             convertOp);
 
+/// Asks for the trip count of `op`, an onnx.Loop, as a shape value before
+/// the ops computing it are lowered, so that they run on the host where they
+/// can (onnx::foldConditionIntoTripCount's Where and Max) rather than as
+/// kernels whose result only the loop would read.
+void prepareLoopTripCount(Operation *op, LoweringContext &ctx);
+
 /// The generator for `opName`, or null if onyx cannot lower it.
 const KernelGenerator *lookupKernelGenerator(StringRef opName);
 

@@ -2,10 +2,11 @@
 //
 // A Loop whose trip count is known only at run time becomes a gpu.loop: its
 // body is lowered once, and the runtime records it once per iteration
-// (runtime/LoopRecording.h). The trip count must be a value of the host
-// program (a graph input, or computed from the inputs' shapes and integer
-// values: ShapeValues.h); one that kernels compute would have to be read
-// back before the loop is recorded, which is not supported.
+// (runtime/LoopRecording.h). The trip count is a value of the host program
+// (a graph input, or computed from the inputs' shapes and integer values:
+// ShapeValues.h) or, where kernels compute it (the Range function's
+// expansion divides floats), a count read back before the loop
+// (gpu.read_count), once per run rather than once per iteration.
 //
 // Memory, all allocated before the loop:
 // - each carried value has a tensor of its own, which the initial value is
@@ -59,6 +60,17 @@ struct Carried {
 
 } // namespace
 
+void prepareLoopTripCount(Operation *op, LoweringContext &ctx) {
+  Value trips = op->getOperand(0);
+  if (onnx::isNoValue(trips))
+    return;
+  // The host ops go before the op defining the count, so that they come
+  // before any other use of it.
+  Operation *def = trips.getDefiningOp();
+  ctx.beginOp(def && def->getBlock() == op->getBlock() ? def : op);
+  (void)ctx.getShapeValue(trips);
+}
+
 LogicalResult
 lowerLoop(Operation *op, LoweringContext &ctx,
           llvm::function_ref<LogicalResult(Operation *)> convertOp) {
@@ -68,25 +80,26 @@ lowerLoop(Operation *op, LoweringContext &ctx,
   Location loc = op->getLoc();
   OpBuilder &b = ctx.getBuilder();
 
-  // The trip count, and the condition it starts with.
-  std::optional<SmallVector<Size>> trips = ctx.getShapeValue(op->getOperand(0));
-  if (!trips || trips->size() != 1)
-    return op->emitOpError()
-           << "has a trip count that kernels compute; a Loop runs on Vulkan "
-              "with a trip count of the host program (a graph input, or "
-              "computed from the inputs' shapes and integer values), read "
-              "when the run is recorded (--backend=ref runs it)";
-  Size count = ctx.atLeast((*trips)[0], 0);
-  if (!onnx::isNoValue(op->getOperand(1))) {
-    std::optional<SmallVector<Size>> cond =
-        ctx.getShapeValue(op->getOperand(1));
-    if (!cond || cond->size() != 1)
-      return op->emitOpError()
-             << "has an initial condition that kernels compute; a Loop runs "
-                "on Vulkan with a condition of the host program (a graph "
-                "input, or computed from the inputs' shapes and integer "
-                "values) (--backend=ref runs it)";
-    count = ctx.select((*cond)[0], count, 0);
+  // The trip count, which onnx-flatten-control-flow made max(M, 0), or 0
+  // where the initial condition is false: a value of the host program, or
+  // one that kernels compute and the run reads back before the loop.
+  Value trips = op->getOperand(0);
+  Size count;
+  if (std::optional<SmallVector<Size>> known = ctx.getShapeValue(trips);
+      known && known->size() == 1) {
+    count = ctx.atLeast((*known)[0], 0);
+  } else {
+    auto type = cast<RankedTensorType>(trips.getType());
+    Value view = ctx.getView(trips);
+    if (!view)
+      return failure();
+    if (type.getNumElements() != 1 || !type.getElementType().isInteger(64))
+      return op->emitOpError() << "has a trip count of type " << type
+                               << "; one int64 element is expected";
+    count = b.create<gpu::ReadCountOp>(
+                 loc, ctx.reinterpret(view, RankedTensorType::get(
+                                                {1}, type.getElementType())))
+                ->getResult(0);
   }
   if (std::optional<int64_t> limit = onnx::getLoopIterationLimit(op))
     count = ctx.min(count, *limit);

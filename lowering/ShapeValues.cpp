@@ -336,6 +336,14 @@ const ShapeOpRow kShapeOpRows[] = {
                            negate(ctx, v[0]), v[0]);
        });
      }},
+    // max(x, 0): what canonicalization makes of a Max with 0 (a Loop's
+    // trip count, onnx::foldConditionIntoTripCount).
+    {"onnx.Relu",
+     [](Operation *op, LoweringContext &ctx) -> std::optional<Elements> {
+       return elementwise(op, ctx, [](LoweringContext &ctx, ArrayRef<Size> v) {
+         return ctx.atLeast(v[0], 0);
+       });
+     }},
     {"onnx.Where",
      [](Operation *op, LoweringContext &ctx) -> std::optional<Elements> {
        return elementwise(op, ctx, [](LoweringContext &ctx, ArrayRef<Size> v) {

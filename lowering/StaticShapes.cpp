@@ -17,6 +17,7 @@
 #include "lowering/ShapeValues.h"
 
 #include "dialect/onnx/ControlFlow.h"
+#include "dialect/onnx/OnnxDialect.h"
 #include "ir/BuiltinOps.h"
 
 namespace onyx::lowering {
@@ -30,11 +31,12 @@ bool isDynamic(Type type) {
   return isa<UnrankedTensorType>(type);
 }
 
-/// Whether `op` is a Loop that onnx-flatten-control-flow leaves for
-/// convert-onnx-to-gpu: its trip count known only at run time, its body
-/// lowered once (gpu.loop).
+/// Whether `op` is a Loop that onnx-flatten-control-flow may leave for
+/// convert-onnx-to-gpu (one whose trip count is known only at run time):
+/// its body lowered once (gpu.loop).
 bool isDeviceLoop(Operation *op) {
-  return onnx::hasRunTimeTripCount(op) &&
+  return op->getName().getStringRef() == "onnx.Loop" &&
+         !onnx::isNoValue(op->getOperand(0)) &&
          succeeded(onnx::checkDeviceLoop(op, /*report=*/false));
 }
 

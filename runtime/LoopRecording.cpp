@@ -12,6 +12,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <cstring>
+
 namespace onyx::runtime {
 
 bool LoopRuns::hasLoops(FuncOp func) {
@@ -37,10 +39,7 @@ LoopRuns::load(const Device &device, ModuleOp module, FuncOp func,
     if (!def || !needed.insert(def).second)
       continue;
     if (isa<gpu::ReadCountOp>(def))
-      return def->emitOpError()
-             << "is a count read back in the middle of the run, which a "
-                "gpu.loop's trip count cannot depend on: the loop's body is "
-                "recorded that many times before the run starts";
+      continue;
     if (!isa<gpu::ConstantOp, gpu::DimOp, gpu::ExtractOp, gpu::HostArithOp,
              gpu::SelectOp, gpu::ScaleDimOp, gpu::RangeCountOp>(def))
       return def->emitOpError()
@@ -51,13 +50,69 @@ LoopRuns::load(const Device &device, ModuleOp module, FuncOp func,
         worklist.push_back(operand);
   }
   for (Operation &op : func.front())
-    if (needed.contains(&op))
+    if (needed.contains(&op)) {
       runs->program.push_back(&op);
+      if (isa<gpu::ReadCountOp>(&op))
+        runs->readCounts.push_back(&op);
+    }
+  if (!runs->readCounts.empty() && failed(runs->loadProbe()))
+    return failure();
 
   std::unique_ptr<Executable> exe(
       new Executable(device, func, std::max(2u, options.maxRecordings)));
   exe->loops = std::move(runs);
   return exe;
+}
+
+LogicalResult LoopRuns::loadProbe() {
+  // The function up to the last count a trip count needs, returning the
+  // counts' views instead of its results.
+  probeModule = OwningOpRef<ModuleOp>(cast<ModuleOp>(module->clone()));
+  FailureOr<FuncOp> probe = findFunction(*probeModule, func.getSymName());
+  if (failed(probe))
+    return failure();
+  SmallVector<Operation *> ops;
+  for (Operation &op : probe->front())
+    ops.push_back(&op);
+  SmallVector<Operation *> counts;
+  unsigned position = 0, last = 0;
+  for (Operation &op : func.front()) {
+    if (llvm::is_contained(readCounts, &op)) {
+      counts.push_back(ops[position]);
+      last = position;
+    }
+    ++position;
+  }
+  OpBuilder builder(module->getContext());
+  builder.setInsertionPointAfter(ops[last]);
+  SmallVector<Value> results;
+  SmallVector<Type> types;
+  for (Operation *count : counts) {
+    results.push_back(
+        builder.create<gpu::DownloadOp>(count->getLoc(), count->getOperand(0))
+            ->getResult(0));
+    types.push_back(results.back().getType());
+  }
+  builder.create<ReturnOp>(func.getLoc(), ValueRange(results));
+  for (Operation *op : llvm::reverse(ArrayRef(ops).drop_front(last + 1))) {
+    for (Value result : op->getResults())
+      result.dropAllUses();
+    op->erase();
+  }
+  // What only the counts read back used is gone: nothing reads them now.
+  for (Operation *op : llvm::reverse(ArrayRef(ops).take_front(last + 1)))
+    if (isa<gpu::ReadCountOp>(op) && op->use_empty())
+      op->erase();
+  probe->setFunctionType(FunctionType::get(
+      module->getContext(), probe->getFunctionType().getInputs(), types));
+  LoadOptions probeOptions = options;
+  probeOptions.function = func.getSymName().str();
+  FailureOr<std::unique_ptr<Executable>> exe =
+      Executable::load(device, *probeModule, probeOptions);
+  if (failed(exe))
+    return failure();
+  probeExe = std::move(*exe);
+  return success();
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -70,6 +125,27 @@ LoopRuns::getTripCounts(ArrayRef<HostTensorRef> inputs) {
            << "@" << func.getSymName() << " takes " << types.size()
            << " inputs, got " << inputs.size();
   llvm::DenseMap<Value, int64_t> values;
+  if (probeExe) {
+    // The counts the trip counts need, read back by a run of the function
+    // up to them; the copy recorded for these trip counts reads them again
+    // where it splits.
+    FailureOr<std::vector<HostTensor>> counts = probeExe->runViews(inputs);
+    if (failed(counts))
+      return failure();
+    for (auto [op, count] : llvm::zip(readCounts, *counts)) {
+      int64_t value = 0;
+      if (count.data.size() == 4) {
+        int32_t v;
+        std::memcpy(&v, count.data.data(), 4);
+        value = v;
+      } else {
+        std::memcpy(&value, count.data.data(), 8);
+      }
+      if (value < 0)
+        return op->emitOpError() << "read a negative count, " << value;
+      values[op->getResult(0)] = value;
+    }
+  }
   auto input = [&](Value tensor) -> FailureOr<const HostTensorRef *> {
     unsigned arg = cast<BlockArgument>(tensor).getArgNumber();
     const HostTensorRef &ref = inputs[arg];
@@ -83,6 +159,8 @@ LoopRuns::getTripCounts(ArrayRef<HostTensorRef> inputs) {
   for (Operation *op : program) {
     std::string error;
     std::optional<int64_t> value;
+    if (isa<gpu::ReadCountOp>(op))
+      continue;
     if (auto constant = dyn_cast<gpu::ConstantOp>(op)) {
       value = constant.getValue();
     } else if (auto dim = dyn_cast<gpu::DimOp>(op)) {

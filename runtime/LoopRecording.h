@@ -1,16 +1,19 @@
 //===- LoopRecording.h - Functions with gpu.loops ---------------*- C++ -*-===//
 //
 // Private to the runtime. A recorded command buffer has no branch, so a
-// function with gpu.loops (an ONNX Loop whose trip count is a value of the
-// host program) runs as a copy of itself in which each loop's body is
-// recorded once per iteration: the trip counts are evaluated from the
-// run's inputs by the host ops that compute them, and the copy for those
-// counts has each body cloned that many times, with the iteration number a
-// gpu.constant of each clone. That copy is loaded as an Executable of its
-// own (the kernels were compiled with the module: loading creates their
-// pipelines, through the device's pipeline cache, and places every tensor,
-// checked against the memory budget as any run's); the last two sets of
-// trip counts keep theirs, so a run at counts seen before records nothing.
+// function with gpu.loops (an ONNX Loop whose trip count is known only at
+// run time) runs as a copy of itself in which each loop's body is recorded
+// once per iteration: the trip counts are evaluated from the run's inputs
+// by the host ops that compute them, and the copy for those counts has each
+// body cloned that many times, with the iteration number a gpu.constant of
+// each clone. A trip count that kernels compute is a count read back
+// (gpu.read_count): a probe, the function up to that count returning it,
+// runs first (one more submission and wait per run). The copy is loaded as
+// an Executable of its own (the kernels were compiled with the module:
+// loading creates their pipelines, through the device's pipeline cache, and
+// places every tensor, checked against the memory budget as any run's); the
+// last two sets of trip counts keep theirs, so a run at counts seen before
+// records nothing.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -53,6 +56,9 @@ private:
       : device(device), module(module), func(func), options(options) {}
   /// The trip count of each loop, in order, for `inputs`.
   FailureOr<SmallVector<int64_t>> getTripCounts(ArrayRef<HostTensorRef> inputs);
+  /// Loads the probe: the function up to the counts read back that trip
+  /// counts need, returning them.
+  LogicalResult loadProbe();
   /// The copy for `counts`, loaded now if it is not kept.
   FailureOr<Executable *> getCopy(ArrayRef<int64_t> counts);
 
@@ -63,6 +69,11 @@ private:
   SmallVector<gpu::LoopOp> loops;
   /// The host ops the trip counts are computed by, in order.
   SmallVector<Operation *> program;
+  /// The gpu.read_counts that trip counts depend on, and the probe that
+  /// reads them back before a run's copy is chosen.
+  SmallVector<Operation *> readCounts;
+  OwningOpRef<ModuleOp> probeModule;
+  std::unique_ptr<Executable> probeExe;
   /// Most recently used first.
   std::vector<Copy> copies;
   Executable *inFlight = nullptr;

@@ -104,6 +104,11 @@ bool hasRunTimeTripCount(Operation *op);
 /// loop, and its body holds no control flow. With `report`, an error at
 /// the op says why not.
 LogicalResult checkDeviceLoop(Operation *op, bool report = true);
+/// Makes the trip count of `op`, an onnx.Loop kept for gpu.loop, the number
+/// of iterations it runs: max(M, 0), and 0 where its initial condition is
+/// false (Where(cond, M, 0)), so that the count alone decides, whether the
+/// host program computes it or kernels do and it is read back.
+LogicalResult foldConditionIntoTripCount(Operation *op);
 /// 1 where `op`'s body yields a constant false condition (at most one
 /// iteration runs), nullopt otherwise.
 std::optional<int64_t> getLoopIterationLimit(Operation *op);

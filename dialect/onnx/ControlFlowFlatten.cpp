@@ -474,6 +474,38 @@ LogicalResult checkDeviceLoop(Operation *op, bool report) {
   return success();
 }
 
+LogicalResult foldConditionIntoTripCount(Operation *op) {
+  Value m = op->getOperand(0), cond = op->getOperand(1);
+  Location loc = op->getLoc();
+  OpBuilder b(op->getContext());
+  b.setInsertionPoint(op);
+  Value zero = createScalar(b, loc, m.getType(), 0);
+  if (!isNoValue(cond)) {
+    std::optional<int64_t> initial = getScalarInt(cond);
+    if (initial && *initial == 0) {
+      m = zero;
+    } else if (!initial) {
+      // A condition of shape [1] would make the count [1].
+      if (cast<RankedTensorType>(cond.getType()).getRank() != 0) {
+        Operation *reshape =
+            createOp(b, loc, "onnx.Reshape", {cond, createInts(b, loc, {})});
+        if (!reshape)
+          return failure();
+        cond = reshape->getResult(0);
+      }
+      Operation *where = createOp(b, loc, "onnx.Where", {cond, m, zero});
+      if (!where)
+        return failure();
+      m = where->getResult(0);
+    }
+  }
+  Operation *max = createOp(b, loc, "onnx.Max", {m, zero});
+  if (!max)
+    return failure();
+  op->setOperand(0, max->getResult(0));
+  return success();
+}
+
 LogicalResult flattenControlFlow(Operation *op, int64_t maxOps) {
   if (isOp(op, "onnx.Loop"))
     return unrollLoop(op, maxOps);

@@ -94,8 +94,8 @@ func.func @if_types_differ(%c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>)
 
 // A Loop whose trip count is known only at run time runs as a gpu.loop, its
 // body lowered once: a body that computes its condition (a while loop, a
-// read-back per iteration), carried values that change type, and a trip
-// count that kernels compute are refused.
+// read-back per iteration), carried values that change type, and control
+// flow in the body are refused.
 func.func @loop_runtime_count_computed_condition(%m: tensor<i64>, %c0: tensor<i1>, %v: tensor<2xf32>) -> tensor<2xf32> {
   // expected-error @+1 {{'onnx.Loop' op has a body that computes its condition from data: a while loop, whose every iteration would need the condition read back before the next is recorded; on Vulkan a Loop runs a trip count known when it starts (--backend=ref runs it)}}
   %0 = "onnx.Loop"(%m, %c0, %v) ({
@@ -123,14 +123,18 @@ func.func @loop_runtime_count_carried_type(%m: tensor<i64>, %v: tensor<2xf32>) -
 
 // -----
 
-func.func @loop_count_from_kernels(%n: tensor<f32>, %v: tensor<2xf32>) -> tensor<2xf32> {
+func.func @loop_runtime_count_nested_if(%m: tensor<i64>, %b: tensor<i1>, %v: tensor<2xf32>) -> tensor<2xf32> {
   %none = "onnx.NoValue"() {value} : () -> none
-  %c = "onnx.Ceil"(%n) : (tensor<f32>) -> tensor<f32>
-  %m = "onnx.Cast"(%c) {to = i64} : (tensor<f32>) -> tensor<i64>
-  // expected-error @+1 {{'onnx.Loop' op has a trip count that kernels compute; a Loop runs on Vulkan with a trip count of the host program (a graph input, or computed from the inputs' shapes and integer values), read when the run is recorded (--backend=ref runs it)}}
   %0 = "onnx.Loop"(%m, %none, %v) ({
   ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>):
-    "onnx.Yield"(%cond, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+    // expected-error @+1 {{'onnx.If' op is control flow in the body of a Loop whose trip count is known only at run time, which does not run on Vulkan (--backend=ref runs it)}}
+    %y = "onnx.If"(%b) ({
+      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+    }, {
+      %n = "onnx.Neg"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+      "onnx.Yield"(%n) : (tensor<2xf32>) -> ()
+    }) : (tensor<i1>) -> tensor<2xf32>
+    "onnx.Yield"(%cond, %y) : (tensor<i1>, tensor<2xf32>) -> ()
   }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
