@@ -153,3 +153,41 @@ func.func @main() {
   %n = gpu.read_count %v : !gpu.view<1xf32>
   return
 }
+
+// -----
+
+// gpu.loop's body is recorded once per iteration: no transfer with the
+// host, nested loop or read-back may be in it.
+func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<i64>) -> tensor<4xf32> {
+  %n = gpu.extract %arg1[0] : tensor<i64>
+  %x = gpu.alloc : !gpu.view<4xf32>
+  gpu.loop %n (%i: index) {
+    // expected-error @+1 {{'gpu.upload' op cannot be in the body of a gpu.loop, which the runtime records once per iteration}}
+    gpu.upload %arg0, %x : tensor<4xf32> to !gpu.view<4xf32>
+  }
+  %r = gpu.download %x : !gpu.view<4xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @main(%arg0: tensor<i64>) {
+  %n = gpu.extract %arg0[0] : tensor<i64>
+  gpu.loop %n (%i: index) {
+    // expected-error @+1 {{'gpu.loop' op cannot be in the body of a gpu.loop, which the runtime records once per iteration}}
+    gpu.loop %i (%j: index) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @main(%arg0: tensor<i64>) {
+  %n = gpu.extract %arg0[0] : tensor<i64>
+  // expected-error @+1 {{'gpu.loop' op expects one index operand, the trip count}}
+  "gpu.loop"(%arg0) ({
+  ^bb0(%i: index):
+  }) : (tensor<i64>) -> ()
+  return
+}

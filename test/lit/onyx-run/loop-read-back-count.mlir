@@ -1,5 +1,5 @@
 // RUN: onyx-opt %s --target=lavapipe --lower | FileCheck %s
-// RUN: onyx-run %s --input-set='f32=-3;4xf32=1,2,3,4' --input-set='f32=0.5;4xf32=1,2,3,4' \
+// RUN: onyx-run %s --validate --input-set='f32=-3;4xf32=1,2,3,4' --input-set='f32=0.5;4xf32=1,2,3,4' \
 // RUN:   --input-set='f32=4.2;4xf32=1,2,3,4' | FileCheck %s --check-prefix=RUNS
 
 // A Loop whose trip count kernels compute (from a float input, as the Range

@@ -13,7 +13,7 @@
 // RUN: onyx-run %s --backend=ref --input=i64=-5 --input=4xf32=1,2,3,4 | FileCheck %s --check-prefix=NONE
 // RUN: not onyx-run %s --backend=ref --input=i64=1000000000000 --input=4xf32=1,2,3,4 \
 // RUN:   --max-memory=4096 2>&1 | FileCheck %s --check-prefix=HUGE
-// RUN: onyx-run %s --input-set='i64=-5;4xf32=1,2,3,4' --input-set='i64=1;4xf32=1,2,3,4' \
+// RUN: onyx-run %s --validate --input-set='i64=-5;4xf32=1,2,3,4' --input-set='i64=1;4xf32=1,2,3,4' \
 // RUN:   --input-set='i64=5;4xf32=1,2,3,4' --input-set='i64=1;4xf32=1,2,3,4' \
 // RUN:   | FileCheck %s --check-prefix=VULKAN
 // RUN: onyx-run %s --input=i64=200 --input=4xf32=1,2,3,4 --max-memory=4096 \
