@@ -639,7 +639,7 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   std::string declaration = sizes.declaration();
   for (Dispatch &d : dispatches) {
     d.spec.bindings = bindings;
-    d.spec.glsl.insert(glsl::header(d.spec.workgroupSize).size(), declaration);
+    glsl::insertAfterHeader(d.spec.glsl, declaration);
     SmallVector<OpFoldResult> push;
     sizes.addTo(d.spec, push);
     KernelRef kernel = ctx.getOrCreateKernel(d.spec);

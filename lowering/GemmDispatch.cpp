@@ -345,7 +345,7 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
 
   std::string declaration = sizes.declaration();
   for (GemmDispatch &d : dispatches) {
-    d.spec.glsl.insert(glsl::header(d.spec.workgroupSize).size(), declaration);
+    glsl::insertAfterHeader(d.spec.glsl, declaration);
     SmallVector<OpFoldResult> push;
     sizes.addTo(d.spec, push);
     KernelRef kernel = ctx.getOrCreateKernel(d.spec);

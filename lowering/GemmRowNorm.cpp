@@ -10,7 +10,8 @@
 // loadA applies (x - mean) * invStdDev * scale + bias. Two passes over
 // each row (the mean, then the mean of squared deviations), as the norm's
 // own kernel computes them: E[x^2] - E[x]^2 would cancel where the mean is
-// large against the deviation.
+// large against the deviation. Where the target has clustered subgroup
+// arithmetic, subgroups add first and shared memory only their sums.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,29 +48,60 @@ std::string declareRowNormStats(const GemmProblem &p, unsigned rows,
                      2 * rows, threads);
 }
 
+unsigned getSubgroupCluster(const gpu::TargetDesc &target, unsigned threads) {
+  const gpu::FeatureSet &f = target.features;
+  unsigned size = target.subgroupSize;
+  if (!f.contains(gpu::Feature::SubgroupBasic) ||
+      !f.contains(gpu::Feature::SubgroupArithmetic) ||
+      !f.contains(gpu::Feature::SubgroupClustered) || size < 4 ||
+      !llvm::isPowerOf2_32(size) || threads % size != 0)
+    return 0;
+  return size;
+}
+
 std::string generateRowNormStats(const GemmProblem &p, StringRef first,
-                                 unsigned rows, unsigned threads,
-                                 StringRef tid) {
+                                 unsigned rows, unsigned threads, StringRef tid,
+                                 unsigned cluster) {
   if (!p.rowNorm)
     return {};
   KernelSizes &sizes = *p.sizes;
   std::string m = sizes.get(p.m), k = sizes.get(p.k);
   unsigned group = getRowGroup(rows, threads);
   unsigned perPass = threads / group;
-  std::string t = tid.str();
+  cluster = std::min(cluster, group);
+  // With clusters, an invocation's place follows its subgroup, so that the
+  // invocations of a cluster share a row whatever the subgroups' order.
+  std::string t = cluster > 1 ? "nLi" : tid.str();
   // Sums `term` (of float `xv`, the row's element) over each group's row
   // into `name`, which every invocation of the group then holds.
   auto reduce = [&](StringRef name, StringRef term) {
-    std::string s = fmt::format(
-        "    float {} = 0.0;\n"
-        "    if (live)\n"
-        "      for (uint k = lane; k < {}; k += {}) {{\n"
-        "        float xv = loadX(row, k);\n"
-        "        {} += {};\n"
-        "      }}\n"
-        "    nRed[{}] = {};\n"
-        "    barrier();\n",
-        name.str(), k, u(group), name.str(), term.str(), t, name.str());
+    std::string s =
+        fmt::format("    float {} = 0.0;\n"
+                    "    if (live)\n"
+                    "      for (uint k = lane; k < {}; k += {}) {{\n"
+                    "        float xv = loadX(row, k);\n"
+                    "        {} += {};\n"
+                    "      }}\n",
+                    name.str(), k, u(group), name.str(), term.str());
+    if (cluster > 1) {
+      s += fmt::format("    {0} = subgroupClusteredAdd({0}, {1});\n",
+                       name.str(), u(cluster));
+      if (cluster == group)
+        return s;
+      // The group's clusters' sums, added in order by every invocation.
+      unsigned partials = group / cluster;
+      s += fmt::format("    if (lane % {0} == 0u) nRed[{1} / {0}] = {2};\n"
+                       "    barrier();\n"
+                       "    {2} = nRed[{1} / {3} * {4}];\n"
+                       "    for (uint i = 1u; i < {4}; ++i)\n"
+                       "      {2} += nRed[{1} / {3} * {4} + i];\n"
+                       "    barrier();\n",
+                       u(cluster), t, name.str(), u(group), u(partials));
+      return s;
+    }
+    s += fmt::format("    nRed[{}] = {};\n"
+                     "    barrier();\n",
+                     t, name.str());
     for (unsigned half = group / 2; half >= 1; half /= 2)
       s += fmt::format("    if (lane < {0}) nRed[{1}] += nRed[{1} + {0}];\n"
                        "    barrier();\n",
@@ -80,6 +112,9 @@ std::string generateRowNormStats(const GemmProblem &p, StringRef first,
     return s;
   };
   std::string s = fmt::format("  nRow0 = {};\n", first.str());
+  if (cluster > 1)
+    s += "  uint nLi = gl_SubgroupID * gl_SubgroupSize + "
+         "gl_SubgroupInvocationID;\n";
   s += fmt::format("  for (uint nr = 0u; nr < {}; nr += {}) {{\n", u(rows),
                    u(perPass));
   s += fmt::format("    uint r = nr + {0} / {1}, lane = {0} % {1};\n", t,

@@ -28,6 +28,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace onyx::lowering {
 
 namespace {
@@ -61,12 +63,131 @@ GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
       g.lanes /= 2;
     g.cols = g.lanes * width;
   } else {
+    // A long k gets more invocations per column (more columns in flight
+    // at once over the GPU), as long as each still reads 16 or more of its
+    // column's elements (four vec4 loads issued together).
     g.lanes = 32;
+    while (g.lanes * 2 <= threads && k / (uint64_t(g.lanes) * 2) >= 16)
+      g.lanes *= 2;
     g.cols = threads / g.lanes;
+    g.unroll = 4;
+    // Subgroup clusters add the lanes' sums where the target has them: no
+    // shared memory and no barrier for the first log2(cluster) steps.
+    g.cluster = std::min(g.lanes, getSubgroupCluster(target, threads));
   }
+  // A fused norm's row statistics likewise.
+  g.statsCluster = getSubgroupCluster(target, threads);
   g.use = true;
   return g;
 }
+
+namespace {
+
+/// Opens (or closes) the code of row r, where m is known only at run time.
+using RowGuard = std::function<std::string(int64_t, StringRef)>;
+
+/// B's k contiguous: `lanes` invocations share each column, lane l reading
+/// its elements l * w, l * w + lanes * w, ... (w = 4 with vec4 loads),
+/// `unroll` loads issued before the products that use them. A column's
+/// partial sums meet in subgroup clusters where the target has them, then
+/// in shared memory, in a fixed order either way.
+std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
+                               int64_t rows, const RowGuard &open,
+                               const RowGuard &close) {
+  KernelSizes &sizes = *p.sizes;
+  std::string n = sizes.get(p.n), k = sizes.get(p.k);
+  unsigned width = g.vector ? 4 : 1;
+  unsigned step = g.lanes * width;
+  std::string s;
+  // With clusters, an invocation's place follows its subgroup, so that the
+  // invocations of a cluster share a column whatever the subgroups' order.
+  s += g.cluster ? "  uint li = gl_SubgroupID * gl_SubgroupSize + "
+                   "gl_SubgroupInvocationID;\n"
+                 : "  uint li = lt;\n";
+  s += fmt::format("  uint lane = li % {0}, c = li / {0};\n", u(g.lanes));
+  s += fmt::format("  uint col = gl_WorkGroupID.x * {} + c;\n", u(g.cols));
+  s += fmt::format("  bool inside = col < {};\n", n);
+  auto aAt = [&](int64_t r, const std::string &at) -> std::string {
+    if (!g.vector)
+      return fmt::format("loadA({}, {})", u(r), at);
+    // loadA4 reads raw elements: not where loadA normalizes rows.
+    if (p.aVector && p.aRowMajor && !p.rowNorm)
+      return fmt::format("loadA4({}, {})", u(r), at);
+    return fmt::format("vec4(loadA({0}, {1}), loadA({0}, {1} + 1u), "
+                       "loadA({0}, {1} + 2u), loadA({0}, {1} + 3u))",
+                       u(r), at);
+  };
+  // Where the i-th load of an iteration reads.
+  auto at = [&](unsigned i) { return i ? "k + " + u(i * step) : "k"; };
+  auto accumulate = [&](unsigned loads, StringRef indent) {
+    std::string t;
+    for (unsigned i = 0; i < loads; ++i)
+      t += fmt::format("{}{} b{} = {}({}, col);\n", indent.str(),
+                       g.vector ? "vec4" : "float", i,
+                       g.vector ? "loadB4" : "loadB", at(i));
+    for (int64_t r = 0; r < rows; ++r) {
+      t += open(r, indent);
+      for (unsigned i = 0; i < loads; ++i) {
+        std::string a = aAt(r, at(i));
+        std::string b = "b" + std::to_string(i);
+        t +=
+            fmt::format("{}acc{} += {};\n", indent.str(), r,
+                        g.vector ? "dot(" + a + ", " + b + ")" : a + " * " + b);
+      }
+      t += close(r, indent);
+    }
+    return t;
+  };
+  s += fmt::format("  uint k = lane * {};\n", u(width));
+  s += "  if (inside) {\n";
+  if (g.unroll > 1) {
+    s += fmt::format("    for (; k + {} < {}; k += {}) {{\n",
+                     u((g.unroll - 1) * step), k, u(g.unroll * step));
+    s += accumulate(g.unroll, "      ");
+    s += "    }\n";
+  }
+  s += fmt::format("    for (; k < {}; k += {}) {{\n", k, u(step));
+  s += accumulate(1, "      ");
+  s += "    }\n  }\n";
+
+  for (int64_t r = 0; r < rows; ++r) {
+    s += open(r, "  ");
+    if (g.cluster) {
+      // Clusters first; the first lane of each leaves its sum in shared
+      // memory, and lane 0 adds the column's in order.
+      unsigned partials = g.lanes / g.cluster;
+      s += fmt::format("  float sum{} = subgroupClusteredAdd(acc{}, {});\n", r,
+                       r, u(g.cluster));
+      if (partials == 1) {
+        s += fmt::format(
+            "  if (lane == 0u && inside) storeC({}, col, sum{});\n", u(r), r);
+      } else {
+        s += fmt::format("  if (lane % {0} == 0u) red[li / {0}] = sum{1};\n"
+                         "  barrier();\n",
+                         u(g.cluster), r);
+        s += fmt::format("  if (lane == 0u && inside) {{\n"
+                         "    float t = red[c * {}];\n",
+                         u(partials));
+        for (unsigned i = 1; i < partials; ++i)
+          s += fmt::format("    t += red[c * {} + {}];\n", u(partials), u(i));
+        s += fmt::format("    storeC({}, col, t);\n  }}\n  barrier();\n", u(r));
+      }
+    } else {
+      s += fmt::format("  red[li] = acc{};\n  barrier();\n", r);
+      for (unsigned half = g.lanes / 2; half >= 1; half /= 2)
+        s += fmt::format("  if (lane < {0}) red[li] += red[li + {0}];\n"
+                         "  barrier();\n",
+                         u(half));
+      s += fmt::format("  if (lane == 0u && inside) storeC({}, col, red[li]);\n"
+                       "  barrier();\n",
+                       u(r));
+    }
+    s += close(r, "  ");
+  }
+  return s;
+}
+
+} // namespace
 
 std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
                                const std::string &store) {
@@ -77,19 +198,23 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
   // the barriers of the reduction stay in uniform control flow).
   int64_t rows = p.m.isStatic() ? p.m.constant : 4;
   std::string m = sizes.get(p.m);
-  auto open = [&](int64_t r, StringRef indent) -> std::string {
+  RowGuard open = [&](int64_t r, StringRef indent) -> std::string {
     if (p.m.isStatic() || r == 0)
       return "";
     return fmt::format("{}if ({} > {}) {{\n", indent.str(), m, u(r));
   };
-  auto close = [&](int64_t r, StringRef indent) -> std::string {
+  RowGuard close = [&](int64_t r, StringRef indent) -> std::string {
     if (p.m.isStatic() || r == 0)
       return "";
     return indent.str() + "}\n";
   };
   unsigned groups = g.threads / (g.columnsContiguous ? g.lanes : 32);
   std::string acc = g.vector && g.columnsContiguous ? "vec4" : "float";
-  std::string s = glsl::header({g.threads, 1, 1});
+  SmallVector<StringRef, 2> extensions;
+  if ((!g.columnsContiguous && g.cluster) || (p.rowNorm && g.statsCluster))
+    extensions = {"GL_KHR_shader_subgroup_basic",
+                  "GL_KHR_shader_subgroup_clustered"};
+  std::string s = glsl::header({g.threads, 1, 1}, extensions);
   s += p.declarations + store + declareRowNormStats(p, rows, g.threads) +
        p.functions;
   s += fmt::format("shared {} red[{}];\n", acc, g.threads);
@@ -97,7 +222,7 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
        "  uint z = gl_WorkGroupID.z;\n";
   s += p.prologue;
   s += "  uint lt = gl_LocalInvocationID.x;\n";
-  s += generateRowNormStats(p, "0u", rows, g.threads, "lt");
+  s += generateRowNormStats(p, "0u", rows, g.threads, "lt", g.statsCluster);
   auto accName = [](int64_t r) { return "acc" + std::to_string(r); };
   for (int64_t r = 0; r < rows; ++r)
     s += fmt::format("  {} {} = {}(0.0);\n", acc, accName(r), acc);
@@ -138,42 +263,7 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
       s += close(r, "  ");
     }
   } else {
-    // 32 threads per column, striding along its contiguous k.
-    unsigned width = g.vector ? 4 : 1;
-    s += "  uint lane = lt % 32u, c = lt / 32u;\n";
-    s += fmt::format("  uint col = gl_WorkGroupID.x * {} + c;\n", u(g.cols));
-    s += fmt::format("  bool inside = col < {};\n", n);
-    s += fmt::format("  if (inside) {{\n"
-                     "    for (uint k = lane * {}; k < {}; k += {}) {{\n",
-                     u(width), k, u(32 * width));
-    if (g.vector) {
-      s += "      vec4 bv = loadB4(k, col);\n";
-      for (int64_t r = 0; r < rows; ++r)
-        s += open(r, "      ") +
-             fmt::format("      {0} += dot(vec4(loadA({1}, k), loadA({1}, k + "
-                         "1u), loadA({1}, k + 2u), loadA({1}, k + 3u)), bv);\n",
-                         accName(r), u(r)) +
-             close(r, "      ");
-    } else {
-      s += "      float bv = loadB(k, col);\n";
-      for (int64_t r = 0; r < rows; ++r)
-        s += open(r, "      ") +
-             fmt::format("      {} += loadA({}, k) * bv;\n", accName(r), u(r)) +
-             close(r, "      ");
-    }
-    s += "    }\n  }\n";
-    for (int64_t r = 0; r < rows; ++r) {
-      s += open(r, "  ");
-      s += fmt::format("  red[lt] = {};\n  barrier();\n", accName(r));
-      for (unsigned half = 16; half >= 1; half /= 2)
-        s += fmt::format("  if (lane < {0}) red[lt] += red[lt + {0}];\n"
-                         "  barrier();\n",
-                         u(half));
-      s += fmt::format("  if (lane == 0u && inside) storeC({}, col, red[lt]);\n"
-                       "  barrier();\n",
-                       u(r));
-      s += close(r, "  ");
-    }
+    s += generateColumnDots(p, g, rows, open, close);
   }
   s += "}\n";
   return s;

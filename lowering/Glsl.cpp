@@ -105,14 +105,23 @@ std::string computeType(Type t) {
   return "<unsupported>";
 }
 
-std::string header(std::array<uint32_t, 3> size) {
-  return fmt::format(
+std::string header(std::array<uint32_t, 3> size, ArrayRef<StringRef> extra) {
+  std::string s =
       "#version 450\n"
       "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
       "#extension GL_EXT_shader_16bit_storage : require\n"
-      "#extension GL_EXT_shader_8bit_storage : require\n"
-      "layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n",
-      size[0], size[1], size[2]);
+      "#extension GL_EXT_shader_8bit_storage : require\n";
+  for (StringRef extension : extra)
+    s += "#extension " + extension.str() + " : require\n";
+  return s + fmt::format("layout(local_size_x = {}, local_size_y = {}, "
+                         "local_size_z = {}) in;\n",
+                         size[0], size[1], size[2]);
+}
+
+void insertAfterHeader(std::string &glsl, StringRef text) {
+  size_t at = glsl.find("local_size_z");
+  assert(at != std::string::npos && "kernel source without a header");
+  glsl.insert(glsl.find('\n', at) + 1, text.str());
 }
 
 std::string buffer(unsigned binding, gpu::Access access, Type elementType,

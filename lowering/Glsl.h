@@ -39,8 +39,15 @@ std::string storageType(Type elementType);
 std::string computeType(Type elementType);
 bool isFloat(Type elementType);
 
-/// `#version 450`, the extensions, and the workgroup size declaration.
-std::string header(std::array<uint32_t, 3> workgroupSize);
+/// `#version 450`, the extensions, and the workgroup size declaration;
+/// `extra` names further extensions the kernel requires (such as
+/// GL_KHR_shader_subgroup_clustered).
+std::string header(std::array<uint32_t, 3> workgroupSize,
+                   ArrayRef<StringRef> extra = {});
+/// Inserts `text` into kernel source `glsl` right after its header (the
+/// workgroup size declaration), where declarations every kernel of a
+/// problem shares (its push constants) go.
+void insertAfterHeader(std::string &glsl, StringRef text);
 
 /// A storage buffer `name` with elements `name.d[]` at `binding`:
 /// `layout(set = 0, binding = 1, std430) readonly buffer B1 { float d[]; } x;`

@@ -8,6 +8,7 @@
 //   onnx-expand-quantization   Q/DQ become f32 elementwise ops
 //   onnx-static-shapes      every `?` reaches only generators that handle it
 //   onnx-merge-projections  MatMuls of one A by constant weights -> one + Split
+//   onnx-transpose-gemv-weights  weights of few-row products stored [n, k]
 //   onnx-fuse-elementwise   elementwise trees become onnx.FusedElementwise
 //   convert-onnx-to-gpu     each op becomes gpu.dispatch of generated GLSL
 //   gpu-plan-buffers        static gpu.alloc -> views of one arena (first fit)
@@ -28,6 +29,7 @@ std::unique_ptr<Pass> createUnrollRecurrentPass();
 std::unique_ptr<Pass> createExpandQuantizationPass();
 std::unique_ptr<Pass> createStaticShapesPass();
 std::unique_ptr<Pass> createMergeProjectionsPass();
+std::unique_ptr<Pass> createTransposeGemvWeightsPass();
 std::unique_ptr<Pass> createFuseElementwisePass();
 std::unique_ptr<Pass> createConvertOnnxToGpuPass();
 std::unique_ptr<Pass> createPlanBuffersPass();

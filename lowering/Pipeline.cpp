@@ -12,6 +12,7 @@ void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createExpandQuantizationPass());
   pm.addPass(createStaticShapesPass());
   pm.addPass(createMergeProjectionsPass());
+  pm.addPass(createTransposeGemvWeightsPass());
   pm.addPass(createFuseElementwisePass());
   pm.addPass(createConvertOnnxToGpuPass());
   // Each op's generator spells the host arithmetic of its sizes on its own:
@@ -29,6 +30,7 @@ void registerLoweringPasses() {
   registerPass(createExpandQuantizationPass);
   registerPass(createStaticShapesPass);
   registerPass(createMergeProjectionsPass);
+  registerPass(createTransposeGemvWeightsPass);
   registerPass(createFuseElementwisePass);
   registerPass(createConvertOnnxToGpuPass);
   registerPass(createPlanBuffersPass);

@@ -258,16 +258,28 @@ struct GemvShape {
   bool use = false;
   bool columnsContiguous = true;
   bool vector = false;
+  /// Invocations per workgroup; with B's columns contiguous, invocations
+  /// side by side along a row (each a column or a vec4 of them); with B's
+  /// k contiguous, invocations sharing one column's k; columns per
+  /// workgroup.
   unsigned threads = 0, lanes = 0, cols = 0;
+  /// With B's k contiguous: the loads of B each invocation issues before
+  /// using them, and the subgroup clusters that add a column's partial
+  /// sums (0: shared memory adds them all).
+  unsigned unroll = 1, cluster = 0;
+  /// The subgroup clusters that add a fused norm's row sums (0: none).
+  unsigned statsCluster = 0;
 };
 
 /// The matrix-vector kernel for `problem` if it suits it: float products of
 /// at most 4 rows, k of 64 or more and a B of 16384 elements or more, on a
 /// target with 64 invocations or more per workgroup; a dynamic m counts as
 /// 4 rows (dispatchGemm then also emits the tiled kernel, and the run skips
-/// one of the two), a dynamic n or k as kNominalDim. Lanes are halved (not
-/// below 32 contiguous bytes of a row) until there are 128 workgroups, so
-/// narrow matrices spread over a large GPU.
+/// one of the two), a dynamic n or k as kNominalDim. With B's columns
+/// contiguous, lanes are halved (not below 32 contiguous bytes of a row)
+/// until there are 128 workgroups, so narrow matrices spread over a large
+/// GPU; with B's k contiguous, a column gets 32 invocations, doubled while
+/// each would still load 16 or more of its elements.
 GemvShape chooseGemv(const GemmProblem &problem, const gpu::TargetDesc &target);
 /// The matrix-vector kernel: `store` declares the store inputs and the
 /// result from binding 2 on and defines storeC (as for the tiled kernel).
@@ -285,18 +297,26 @@ std::string declareRowNormStats(const GemmProblem &problem, unsigned rows,
 /// Statements, run by every invocation `tid` of a workgroup of `threads` in
 /// uniform control flow, that compute the statistics of rows `first`
 /// (a uint expression) to `first + rows - 1` (those below m) into nStats
-/// with `nRow0 = first`; empty without a rowNorm.
+/// with `nRow0 = first`; empty without a rowNorm. With `cluster` (a power
+/// of 2, the kernel declaring GL_KHR_shader_subgroup_clustered), each row's
+/// sums are added in subgroup clusters of that size first, and shared
+/// memory adds only the clusters' sums: 2 barriers per pass, not 2 plus
+/// the log2 of the invocations per row.
 std::string generateRowNormStats(const GemmProblem &problem, StringRef first,
-                                 unsigned rows, unsigned threads,
-                                 StringRef tid);
+                                 unsigned rows, unsigned threads, StringRef tid,
+                                 unsigned cluster = 0);
+/// The subgroup size kernels of `threads` invocations may add in clusters
+/// of (clustered arithmetic and a known power-of-2 size dividing
+/// `threads`), 0 where the target has none.
+unsigned getSubgroupCluster(const gpu::TargetDesc &target, unsigned threads);
 /// Whether `op` is a LayerNormalization or RMSNormalization (or ONNX
 /// Runtime's SimplifiedLayerNormalization) over the last axis of static
 /// length, of f32, with no statistics results used, whose result only
 /// MatMuls read, each as its A (directly or through a fused body's
-/// argument), besides Shape and Size (which read only its dims), with room for the scale and bias among the target's
-/// bindings. Such a norm emits nothing: its result names its input's
-/// memory, and each MatMul normalizes A's rows as it loads them
-/// (GemmRowNorm).
+/// argument), besides Shape and Size (which read only its dims), with room for
+/// the scale and bias among the target's bindings. Such a norm emits nothing:
+/// its result names its input's memory, and each MatMul normalizes A's rows as
+/// it loads them (GemmRowNorm).
 bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target);
 
 /// The buffers storeC reads (the problem's store inputs, then the

@@ -275,7 +275,7 @@ func.func @main(%q: tensor<1x2x1x64xf32>, %kt: tensor<1x2x64x?xf32>, %v: tensor<
 // GLSL-LABEL: gpu.kernel @gemm(read, read, read, write)
 // GLSL-SAME: float v = uintBitsToFloat(0x3f000000u) * acc + (cIn.d[o1]);
 // GLSL-SAME: (v) > 0) ? (v) : 0)
-// GLSL-SAME: uint lane = lt % 32u, c = lt / 32u;
+// GLSL-SAME: uint lane = li % 32u, c = li / 32u;
 // GLSL: gpu.kernel @gemm_1(read, read, read, write)
 // GLSL-SAME: (v) > 0) ? (v) : 0)
 func.func @main(%x: tensor<?x64xf32>, %w: tensor<256x64xf32>, %c: tensor<256xf32>) -> tensor<?x256xf32> {

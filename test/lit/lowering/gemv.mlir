@@ -8,6 +8,8 @@
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/kernels.mlir --split-input-file --target=lavapipe \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s
+// RUN: onyx-opt %t/vulkan.mlir --convert-onnx-to-gpu \
+// RUN:   | FileCheck %s --check-prefix=VULKAN
 // RUN: onyx-run %t/run.mlir --validate --check --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=VK
 
@@ -37,16 +39,23 @@ func.func @main(%x: tensor<1x768xf32>, %w: tensor<768x2304xf32>) -> tensor<1x230
 // -----
 
 // A Gemm with transB reads a weight [n, k], each column's k contiguous: 32
-// threads per column along k, four at a time, 8 columns per workgroup;
-// alpha, beta and C are applied as it stores. Two rows of A, two sums.
+// threads per column along k, a vec4 each, four loads in flight, 8
+// columns per workgroup; alpha, beta and C are applied as it stores. Two
+// rows of A, two sums, each added in subgroup clusters (lavapipe's
+// subgroups are 8 wide) and then, 4 per column, in shared memory.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @gemm(read, read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: shared float red[256];
-// CHECK-SAME: uint lane = lt % 32u, c = lt / 32u;
-// CHECK-SAME: for (uint k = lane * 4u; k < 576u; k += 128u) {
-// CHECK-SAME: acc1 += dot(vec4(loadA(1u, k), loadA(1u, k + 1u), loadA(1u, k + 2u), loadA(1u, k + 3u)), bv);
-// CHECK-SAME: if (lane < 16u) red[lt] += red[lt + 16u];
-// CHECK-SAME: if (lane == 0u && inside) storeC(1u, col, red[lt]);
+// CHECK-SAME: #extension GL_KHR_shader_subgroup_clustered : require
+// CHECK-SAME: uint li = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+// CHECK-SAME: uint lane = li % 32u, c = li / 32u;
+// CHECK-SAME: for (; k + 384u < 576u; k += 512u) {
+// CHECK-SAME: vec4 b3 = loadB4(k + 384u, col);
+// CHECK-SAME: acc1 += dot(loadA4(1u, k + 384u), b3);
+// CHECK-SAME: for (; k < 576u; k += 128u) {
+// CHECK-SAME: float sum1 = subgroupClusteredAdd(acc1, 8u);
+// CHECK-SAME: if (lane % 8u == 0u) red[li / 8u] = sum1;
+// CHECK-SAME: t += red[c * 4u + 3u];
+// CHECK-SAME: storeC(1u, col, t);
 // CHECK: gpu.dispatch @gemm[192, 1, 1]
 func.func @main(%x: tensor<2x576xf32>, %w: tensor<1536x576xf32>, %b: tensor<1536xf32>) -> tensor<2x1536xf32> {
   %0 = "onnx.Gemm"(%x, %w, %b) {transB = 1 : si64} : (tensor<2x576xf32>, tensor<1536x576xf32>, tensor<1536xf32>) -> tensor<2x1536xf32>
@@ -80,6 +89,25 @@ func.func @main(%x: tensor<5x768xf32>, %w: tensor<768x768xf32>, %y: tensor<1x64x
   %0 = "onnx.MatMul"(%x, %w) : (tensor<5x768xf32>, tensor<768x768xf32>) -> tensor<5x768xf32>
   %1 = "onnx.MatMul"(%y, %v) : (tensor<1x64xf32>, tensor<64x64xf32>) -> tensor<1x64xf32>
   return %0, %1 : tensor<5x768xf32>, tensor<1x64xf32>
+}
+
+//--- vulkan.mlir
+
+// A long k doubles the invocations per column while each still reads 16
+// or more elements: 128 for a k of 3072 (24 each), one column per
+// workgroup of the default target's 128. Without subgroup operations
+// there, shared memory adds all the lanes' sums.
+// VULKAN-LABEL: module
+// VULKAN: gpu.kernel @gemm(read, read, write) workgroup_size(128, 1, 1)
+// VULKAN-NOT: subgroup
+// VULKAN-SAME: uint li = lt;
+// VULKAN-SAME: uint lane = li % 128u, c = li / 128u;
+// VULKAN-SAME: if (lane < 64u) red[li] += red[li + 64u];
+// VULKAN-SAME: if (lane == 0u && inside) storeC(0u, col, red[li]);
+// VULKAN: gpu.dispatch @gemm[768, 1, 1]
+func.func @main(%x: tensor<1x3072xf32>, %w: tensor<768x3072xf32>) -> tensor<1x768xf32> {
+  %0 = "onnx.Gemm"(%x, %w) {transB = 1 : si64} : (tensor<1x3072xf32>, tensor<768x3072xf32>) -> tensor<1x768xf32>
+  return %0 : tensor<1x768xf32>
 }
 
 //--- run.mlir

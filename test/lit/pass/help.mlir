@@ -26,6 +26,7 @@
 // CHECK-NEXT:   --onnx-fuse-elementwise - {{.+}}
 // CHECK-NEXT:   --onnx-merge-projections - Merge MatMuls of one operand by constant weights into one MatMul and a Split of its result
 // CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, or a `?` the kernel generator of each op that touches it handles
+// CHECK-NEXT:   --onnx-transpose-gemv-weights - Store the constant weights of products of few rows transposed, so that each column is contiguous
 // CHECK-NEXT:   --onnx-unroll-recurrent[=<options>] - Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into MatMul and elementwise ops per time step
 // CHECK-NEXT:       max-unrolled-ops=<value> - The most ops one unrolled recurrent layer may have (default: 65536)
 // CHECK-NEXT:   --symbol-dce - Erase private functions that nothing refers to
