@@ -291,6 +291,15 @@ LogicalResult Executable::createPipelines() {
       info.dynamicPush.push_back(
           {unsigned(i), operands[next++], intType && intType.isUnsigned()});
     }
+    OperandRange dynamicCounts = dispatch.getDynamicWorkgroupCounts();
+    unsigned nextCount = 0;
+    for (auto [i, count] :
+         llvm::enumerate(dispatch.getStaticWorkgroupCounts())) {
+      info.grid[i] = count;
+      if (ShapedType::isDynamic(count))
+        info.gridValues[i] = dynamicCounts[nextCount++];
+    }
+    llvm::append_range(info.bindings, dispatch.getBindings());
     dispatchInfo.push_back(std::move(info));
   }
   sharedSets.resize(dispatches.size());
@@ -314,8 +323,6 @@ LogicalResult Executable::createPipelines() {
     if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
       if (std::optional<unsigned> arg = alloc.getStateArgument())
         inPlaceArguments.push_back(*arg);
-    if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
-      ++numMemoryValues;
   }
   cuts.push_back(position);
   buildHostProgram();
@@ -328,20 +335,19 @@ LogicalResult Executable::createPipelines() {
 
 /// The counts of a dispatch's grid for a recording; 0 in any dimension
 /// means the dispatch does nothing.
-static FailureOr<std::array<uint64_t, 3>> getGrid(gpu::DispatchOp dispatch,
-                                                  const HostValues &values) {
+FailureOr<std::array<uint64_t, 3>>
+Executable::getGrid(unsigned number, const HostValues &values) const {
+  const DispatchInfo &info = dispatchInfo[number];
   std::array<uint64_t, 3> grid;
-  OperandRange dynamic = dispatch.getDynamicWorkgroupCounts();
-  unsigned next = 0;
-  for (auto [i, count] : llvm::enumerate(dispatch.getStaticWorkgroupCounts())) {
-    if (!ShapedType::isDynamic(count)) {
-      grid[i] = count;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (!info.gridValues[i]) {
+      grid[i] = info.grid[i];
       continue;
     }
-    int64_t value = values.lookup(dynamic[next++]);
+    int64_t value = values.lookup(info.gridValues[i]);
     if (value < 0 || value > int64_t(UINT32_MAX))
-      return dispatch.emitOpError()
-             << "has " << value << " workgroups in dimension " << unsigned(i)
+      return dispatches[number].emitOpError()
+             << "has " << value << " workgroups in dimension " << i
              << " at run time";
     grid[i] = value;
   }
@@ -412,13 +418,13 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
     // Earlier segments' recordings bound theirs.
     if (dispatchSegment[n] != r.level)
       continue;
-    FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
+    FailureOr<std::array<uint64_t, 3>> grid = getGrid(n, r.values);
     if (failed(grid))
       return failure();
     if (isEmptyGrid(*grid))
       continue;
     bindings.clear();
-    for (auto [i, view] : llvm::enumerate(dispatch.getBindings())) {
+    for (auto [i, view] : llvm::enumerate(dispatchInfo[n].bindings)) {
       MemoryAccess access = r.memory.lookup(view);
       if (access.begin == access.end)
         return dispatch.emitOpError() << "binds an empty view as binding #"
@@ -683,12 +689,12 @@ LogicalResult Executable::record(Recording &r) {
       break;
     if (at < first) {
       // Whether the earlier segments' dispatches ran, for the profile.
-      if (auto dispatch = dyn_cast<gpu::DispatchOp>(&op)) {
-        FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
+      if (isa<gpu::DispatchOp>(&op)) {
+        FailureOr<std::array<uint64_t, 3>> grid =
+            getGrid(dispatchNumber++, r.values);
         if (failed(grid))
           return failure();
         r.dispatched.push_back(!isEmptyGrid(*grid));
-        ++dispatchNumber;
       }
       continue;
     }
@@ -746,7 +752,7 @@ LogicalResult Executable::record(Recording &r) {
     } else if (auto dispatch = dyn_cast<gpu::DispatchOp>(&op)) {
       unsigned number = dispatchNumber++;
       const DispatchInfo &info = dispatchInfo[number];
-      FailureOr<std::array<uint64_t, 3>> grid = getGrid(dispatch, r.values);
+      FailureOr<std::array<uint64_t, 3>> grid = getGrid(number, r.values);
       if (failed(grid))
         return failure();
       if (r.dispatched.size() <= number)
@@ -762,7 +768,7 @@ LogicalResult Executable::record(Recording &r) {
                                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                   queryPool, 2 * number);
         SmallVector<MemoryAccess, 8> accesses;
-        for (auto [i, view] : llvm::enumerate(dispatch.getBindings()))
+        for (auto [i, view] : llvm::enumerate(info.bindings))
           accesses.push_back(access(view, info.writable[i]));
         beforeCommand(accesses);
         const KernelPipeline &pipeline = *info.pipeline;

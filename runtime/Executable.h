@@ -168,6 +168,8 @@ struct ExecutableCounters {
   unsigned placements = 0;
 };
 
+struct HostValues;
+
 class Executable {
 public:
   static FailureOr<std::unique_ptr<Executable>>
@@ -316,6 +318,10 @@ private:
   placeOp(Recording &r, Operation &op,
           SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes);
   LogicalResult createDescriptorSets(Recording &r);
+  /// Dispatch `number`'s grid for a recording's host values; 0 in any
+  /// dimension means the dispatch does nothing.
+  FailureOr<std::array<uint64_t, 3>> getGrid(unsigned number,
+                                             const HostValues &values) const;
   /// Allocates `count` sets of `layouts` from the pools, adding one if
   /// needed for `descriptors` more descriptors.
   LogicalResult allocateSets(ArrayRef<VkDescriptorSetLayout> layouts,
@@ -365,6 +371,13 @@ private:
     /// word its number, value and whether its type is unsigned.
     SmallVector<char, 32> pushBytes;
     SmallVector<std::tuple<unsigned, Value, bool>, 4> dynamicPush;
+    /// The grid: its static counts, and the host value of each dynamic one
+    /// (null where static); and the bound views. Read once at load: a
+    /// recording visits every dispatch, most of them skipped variants, so
+    /// their attributes are not looked up again per step.
+    std::array<int64_t, 3> grid = {0, 0, 0};
+    std::array<Value, 3> gridValues;
+    SmallVector<Value, 8> bindings;
   };
   std::vector<DispatchInfo> dispatchInfo;
   /// Bindings of all dispatches together: a descriptor pool's size.
@@ -380,9 +393,6 @@ private:
   /// Arguments whose state a gpu.alloc {state} is: read in place, never
   /// uploaded.
   SmallVector<unsigned> inPlaceArguments;
-  /// Memory values (buffers, weights, allocs, views): what a recording's
-  /// map holds.
-  unsigned numMemoryValues = 0;
   /// The host ops as a flat program over numbered value slots, so that a
   /// recording evaluates them without hashing: each op's result slot and
   /// operand slots, and the constants' values filled in once.

@@ -360,7 +360,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
     allocIndices.push_back(i);
   }
   // The gpu.allocs, sized for these dims and placed by liveness.
-  r.memory.reserve(numMemoryValues);
+  r.memory.own.reserve(allocs.size() + memoryOps.size());
   SmallVector<uint64_t> sizes, reserved, offsets;
   for (gpu::AllocLiveness t : allocs) {
     SmallVector<int64_t, 4> shape =
@@ -465,7 +465,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
       bool fixed =
           isa<gpu::BufferOp, gpu::WeightOp>(&op) ||
           (view && view.hasStaticOffset() && view.getDynamicDims().empty() &&
-           staticMemory->memory.count(view.getSource()));
+           staticMemory->memory.contains(view.getSource()));
       if (!fixed) {
         if (isa<gpu::AllocOp, gpu::ViewOp, gpu::CopyOp>(&op))
           memoryOps.push_back({at, &op});
@@ -475,8 +475,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
         return failure();
     }
   }
-  for (const auto &entry : staticMemory->memory)
-    r.memory.insert(entry);
+  r.memory.fixed = &staticMemory->memory.own;
   for (const auto &entry : staticMemory->shapes)
     r.shapes.insert(entry);
   for (auto [at, op] : memoryOps) {

@@ -29,6 +29,26 @@ struct HostValues {
   }
 };
 
+/// Where each memory value (view, weight, alloc) of one recording is: its
+/// own entries, then those of `fixed` (the weights, fixed buffers and static
+/// views every recording shares), which are looked up there rather than
+/// copied into each recording.
+struct MemoryMap {
+  llvm::DenseMap<Value, MemoryAccess> own;
+  const llvm::DenseMap<Value, MemoryAccess> *fixed = nullptr;
+
+  MemoryAccess lookup(Value value) const {
+    auto found = own.find(value);
+    if (found != own.end())
+      return found->second;
+    return fixed ? fixed->lookup(value) : MemoryAccess();
+  }
+  bool contains(Value value) const {
+    return own.count(value) || (fixed && fixed->count(value));
+  }
+  MemoryAccess &operator[](Value value) { return own[value]; }
+};
+
 struct Executable::Recording {
   /// The segment whose commands it holds (Executable::readCounts); its host
   /// values and places cover that segment and those before it.
@@ -38,7 +58,7 @@ struct Executable::Recording {
   /// Whether each dispatch (in order) runs: its grid is not empty.
   std::vector<bool> dispatched;
   /// Where each view (and weight) is, and its shape, for these dims.
-  llvm::DenseMap<Value, MemoryAccess> memory;
+  MemoryMap memory;
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> shapes;
   /// Staging slots by argument number and by gpu.download.
   llvm::DenseMap<unsigned, Slot> inputSlots;
