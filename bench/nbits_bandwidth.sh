@@ -4,6 +4,7 @@
 # bandwidth and against the f32 MatMul of the same shape.
 #
 #   bench/nbits_bandwidth.sh [RUNS] [BLOCK_SIZE]     (default 50 runs, 32)
+#   ONYX_RUN=path/to/onyx-run bench/nbits_bandwidth.sh   (another binary)
 #
 # For each K x N weight it writes a [1, K] x MatMulNBits(K, N) module
 # (bench/gen_nbits.py; B and the scales are splat constants, uploaded at
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-50}
 block=${2:-32}
-onyx_run=build/bin/onyx-run
+onyx_run=${ONYX_RUN:-build/bin/onyx-run}
 [[ -x $onyx_run ]] || { echo "error: $onyx_run is missing (build first)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,38 +5,11 @@
 // weight costs an eighth of its f32 bytes plus one scale per block.
 //
 // MatMulNBits with at most 4 rows of A (a decode step) is a matrix-vector
-// kernel that must run at the speed of reading B. B's rows are its output
-// columns with k contiguous. A workgroup of 256 invocations is `groups`
-// groups of `lanes` (a power of two from 32 covering a row, see planGemv);
-// a group owns one or two columns and its lanes stride along k, lane l
-// loading unit l, l + lanes, ... of each of its columns' rows, a unit being
-// a uvec4 (16 bytes: 32 values of 4 bits) for one row of A on rows of at
-// least 32 uvec4s, else a 32-bit word. So consecutive invocations load
-// consecutive bytes: a warp's load is 512 (or 128) contiguous bytes, whole
-// 128-byte lines, and each invocation has a uvec4 per column in flight.
-//
-// The values of one unit are consecutive in k, so lane l needs x at a stride
-// of 32 floats (a uvec4) from its neighbours: read from global memory, each
-// load of a warp touches 32 cache lines, which made the first version of
-// this kernel bound by L1 at about one weight per SM cycle (3-4% of the
-// bandwidth). Instead the workgroup first copies x into shared memory
-// (coalesced: invocation e reads x[e]) with a vec4 of padding after every
-// 8 vec4s, and lanes read it as vec4s: 8 lanes at a stride of 8 vec4s (or 2
-// for words) then land on 8 distinct 16-byte bank groups, free of bank
-// conflicts. Rows longer than the staged chunk take several passes. The
-// second column of an invocation reuses each x vec4 it loaded, which halves
-// the shared-memory reads per weight; it is used where N leaves 256
-// workgroups anyway. Several rows of A share each dequantized weight.
-//
-// Dequantizing a value costs a shift, a mask-and-or and a float subtract:
-// (q | 0x4B000000) is the float 2^23 + q, and subtracting 2^23 + z gives
-// q - z exactly (integer zero points are below 2^8), where float(q) would
-// be a conversion that NVIDIA GPUs run at a quarter of the FMA rate. A
-// word's values all lie in one block (a block is 16 or more values, a word
-// at most 16), so the scale multiplies the word's (or the unit's) partial
-// sum once: sum_i (q_i - z) * s * a_i = s * sum_i (q_i - z) * a_i. The
-// partial sums of a column meet in shared memory as a tree of fixed shape
-// over its lanes, and the first lane stores the column (adding the bias).
+// kernel that must run at the speed of reading B (NBitsGemv.cpp). Both
+// kernels dequantize a value with a shift, a mask-and-or and a float
+// subtract ((q | 0x4B000000) is the float 2^23 + q, and subtracting 2^23 +
+// z gives q - z exactly), and multiply by the scale once per group of
+// values of one block.
 //
 // Larger M is a tiled kernel: a workgroup computes 64 x 64 outputs,
 // stepping 16 along k (so a step never leaves a block); its threads copy the
@@ -147,27 +120,16 @@ std::string unpackFunction(StringRef name, StringRef buffer, int64_t bits) {
                      name.str(), u(bits), buffer.str(), u((1 << bits) - 1));
 }
 
-struct NBitsProblem {
-  int64_t k, n, bits, blockSize, blocks, blob;
-  Size m;
-  Type et;
-  bool hasZeros, floatZeros, hasBias;
-  /// Elementwise ops applied as the kernels store (a FusedElementwise whose
-  /// body starts with the product), with the sizes their code spells.
-  const GemmEpilogue *epilogue = nullptr;
-  KernelSizes *sizes = nullptr;
-  SmallVector<Size> resultDims;
-};
+} // namespace
 
-/// The declarations and helpers both MatMulNBits kernels share: buffers,
-/// `float scaleOf(uint block)`, `float zeroOf(uint block)` (blocks numbered
-/// n * blocks + b) and `void storeY(uint row, uint col, float v)`, which
-/// adds the bias and applies the epilogue. Empty after an error.
 std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
   Type f32 = FloatType::getF32(p.et.getContext());
   Type u32 = IntegerType::get(p.et.getContext(), 32, IntegerType::Unsigned);
   unsigned binding = 0;
-  std::string s = glsl::buffer(binding++, gpu::Access::Read, p.et, "a");
+  std::string s = p.aVector
+                      ? vectorBuffer(binding, "a")
+                      : glsl::buffer(binding, gpu::Access::Read, p.et, "a");
+  ++binding;
   s += fmt::format("layout(set = 0, binding = {}, std430) readonly buffer "
                    "B{} {{ {} d[]; }} b;\n",
                    binding, binding, bType.str());
@@ -178,6 +140,15 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
                       "zeros");
   if (p.hasBias)
     s += glsl::buffer(binding++, gpu::Access::Read, p.et, "bias");
+  if (p.rowNorm) {
+    for (StringRef name : {"nscale", "nbias"}) {
+      if (name == "nbias" && !p.normBias)
+        continue;
+      s += p.aVector ? vectorBuffer(binding, name)
+                     : glsl::buffer(binding, gpu::Access::Read, f32, name);
+      ++binding;
+    }
+  }
   Type resultType = p.et;
   if (p.epilogue) {
     for (const GemmStoreInput &input : p.epilogue->inputs)
@@ -199,6 +170,47 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
          "  return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & "
          "255u);\n"
          "}\n";
+  // A's elements: as stored (loadX), normalized (loadA), four from k, a
+  // multiple of 4 (loadA4).
+  std::string at = fmt::format("row * {} + k", u(p.k));
+  s += fmt::format("float loadX(uint row, uint k) {{ return {}; }}\n",
+                   p.aVector ? vectorBufferElement("a", at)
+                             : glsl::load(p.et, "a", at));
+  std::string x4 =
+      p.aVector ? fmt::format("a.d[(row * {} + k) / 4u]", u(p.k))
+                : "vec4(loadX(row, k), loadX(row, k + 1u), loadX(row, k + "
+                  "2u), loadX(row, k + 3u))";
+  if (!p.rowNorm) {
+    s += "float loadA(uint row, uint k) { return loadX(row, k); }\n";
+    s += "vec4 loadA4(uint row, uint k) { return " + x4 + "; }\n";
+  } else {
+    // (x - mean) * invStdDev * scale + bias, as GemmRowNorm's loadA.
+    auto normalize = [&](StringRef x, bool vector) {
+      auto param = [&](StringRef name) {
+        if (!vector)
+          return p.aVector ? vectorBufferElement(name, "k")
+                           : name.str() + ".d[k]";
+        return p.aVector ? name.str() + ".d[k / 4u]"
+                         : fmt::format("vec4({0}.d[k], {0}.d[k + 1u], "
+                                       "{0}.d[k + 2u], {0}.d[k + 3u])",
+                                       name.str());
+      };
+      std::string v = p.rowNorm->rms ? "(" + x.str() + ")"
+                                     : "(" + x.str() + " - nStats[nr])";
+      v += " * nStats[nr + 1u] * " + param("nscale");
+      if (p.normBias)
+        v += " + " + param("nbias");
+      return v;
+    };
+    s += "float loadA(uint row, uint k) {\n"
+         "  uint nr = 2u * (row - nRow0);\n"
+         "  return " +
+         normalize("loadX(row, k)", false) + ";\n}\n";
+    s += "vec4 loadA4(uint row, uint k) {\n"
+         "  uint nr = 2u * (row - nRow0);\n"
+         "  return " +
+         normalize(x4, true) + ";\n}\n";
+  }
   std::string body = fmt::format("uint idx = row * {} + col; ", u(p.n));
   if (p.hasBias)
     body += "v += " + glsl::load(p.et, "bias", "col") + "; ";
@@ -210,233 +222,55 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
       return {};
     body += "\n" + code + " ";
   }
+  std::string storeAt = p.storeIndex.empty() ? "idx" : "(" + p.storeIndex + ")";
   std::string fn = "void storeY(uint row, uint col, float v) { " + body +
-                   glsl::store(resultType, "y", "idx", value) + " }\n";
+                   glsl::store(resultType, "y", storeAt, value) + " }\n";
   return s + glsl::helpers(fn) + fn;
 }
 
-/// How the matrix-vector kernel splits its work (see the file comment).
-struct GemvPlan {
-  unsigned threads;   // per workgroup
-  unsigned unitWords; // 32-bit words of B one invocation loads at once: 4 or 1
-  int64_t units;      // units in a row of B
-  unsigned lanes;     // invocations per column group, striding over k
-  unsigned groups;    // column groups per workgroup (threads / lanes)
-  unsigned columns;   // columns per group, sharing each x value loaded
-  int64_t chunk;      // values of k staged in shared memory per pass
-};
-
-GemvPlan planGemv(const NBitsProblem &p, int64_t rows,
-                  const gpu::TargetDesc &target) {
-  GemvPlan g;
-  g.threads = std::min<unsigned>(256, target.maxComputeWorkGroupInvocations);
-  int64_t rowBytes = p.blocks * p.blob;
-  int64_t valuesPerWord = 32 / p.bits;
-  // One row (a decode step) reads B in uvec4s: a warp's load is 512
-  // contiguous bytes. Several rows keep the staged x smaller with words.
-  g.unitWords = rows == 1 && rowBytes % 16 == 0 && rowBytes / 16 >= 32 ? 4 : 1;
-  g.units = rowBytes / (4 * g.unitWords);
-  int64_t valuesPerUnit = valuesPerWord * g.unitWords;
-  // The staged x (rows x chunk floats and a vec4 of padding per 8) and
-  // the reduction's partial sums must fit the target's shared memory.
-  auto sharedBytes = [&](unsigned lanes, unsigned columns) {
-    int64_t chunk = lanes * valuesPerUnit;
-    return rows * (chunk + chunk / 8) * 4 + rows * columns * g.threads * 4;
-  };
-  // Lanes: the smallest power of two (from 32) covering a row in one
-  // pass, at most the workgroup, staging at most 4096 values of x in all
-  // (18 KiB)...
-  g.lanes = 32;
-  while (g.lanes < g.threads && g.lanes < g.units &&
-         rows * 2 * g.lanes * valuesPerUnit <= 4096)
-    g.lanes *= 2;
-  // ... and within the shared memory.
-  while (g.lanes > 8 &&
-         sharedBytes(g.lanes, 1) > int64_t(target.maxComputeSharedMemorySize))
-    g.lanes /= 2;
-  g.groups = g.threads / g.lanes;
-  // Two columns per invocation where that still leaves 256 workgroups:
-  // each x vec4 read from shared memory then serves two weights.
-  g.columns = 1;
-  if (llvm::divideCeil(p.n, 2 * g.groups) >= 256 &&
-      sharedBytes(g.lanes, 2) <= int64_t(target.maxComputeSharedMemorySize))
-    g.columns = 2;
-  g.chunk = g.lanes * valuesPerUnit;
-  return g;
+GemmProblem nbitsStatsProblem(const NBitsProblem &p) {
+  GemmProblem stats;
+  stats.m = p.m;
+  stats.k = p.k;
+  stats.sizes = p.sizes;
+  stats.elementType = p.et;
+  stats.rowNorm = p.rowNorm;
+  return stats;
 }
 
-/// The matrix-vector kernel for at most 4 rows (`m`: the rows' count as
-/// GLSL, `rows` its static bound).
-std::string nbitsGemv(const NBitsProblem &p, const GemvPlan &g,
-                      const std::string &m, int64_t rows) {
-  int64_t valuesPerWord = 32 / p.bits;
-  int64_t wordsPerBlock = p.blob / 4;
-  unsigned width = g.unitWords;
-  unsigned outs = rows * g.columns;
-  // The staged x: `rows` runs of `chunk` floats, a vec4 of padding after
-  // every 8 (see the file comment), read and written as vec4s.
-  int64_t padded = (g.chunk + g.chunk / 8) / 4;
-  std::string s = glsl::header({g.threads, 1, 1});
-  std::string common = nbitsCommon(p, width == 4 ? "uvec4" : "uint");
-  if (common.empty())
-    return {};
-  s += common;
-  s += fmt::format("shared vec4 xs[{}];\n", rows * padded);
-  s += fmt::format("shared float red[{}];\n", outs * g.threads);
-  s += "void main() {\n"
-       "  uint lt = gl_LocalInvocationID.x;\n";
-  s += fmt::format("  uint lane = lt % {0}, grp = lt / {0};\n", u(g.lanes));
-  s += fmt::format("  uint col0 = gl_WorkGroupID.x * {} + grp * {};\n",
-                   u(g.groups * g.columns), u(g.columns));
-  auto rowGuard = [&](int64_t r) {
-    return rows > 1 && m != u(rows) && r > 0 ? fmt::format("{} > {}", m, u(r))
-                                             : std::string();
-  };
-  // Columns past N compute on the last column and store nothing.
-  for (unsigned c = 0; c < g.columns; ++c)
-    s += fmt::format("  uint cc{0} = min(col0 + {1}, {2});\n", c, u(c),
-                     u(p.n - 1));
-  for (unsigned o = 0; o < outs; ++o)
-    s += fmt::format("  float acc{} = 0.0;\n", o);
-  s += fmt::format("  for (uint c0 = 0u; c0 < {}; c0 += {}) {{\n", u(g.units),
-                   u(g.lanes));
-  // Stage x[c0 * valuesPerUnit ...]: consecutive invocations read
-  // consecutive floats (coalesced) and write consecutive shared words.
-  s += "    barrier();\n";
-  int64_t valuesPerUnit = valuesPerWord * width;
-  for (int64_t r = 0; r < rows; ++r) {
-    std::string guard = rowGuard(r);
-    s += fmt::format("    for (uint e = lt; e < {}; e += {}) {{\n", u(g.chunk),
-                     u(g.threads));
-    s += fmt::format("      uint k = c0 * {} + e;\n", u(valuesPerUnit));
-    s += fmt::format("      float x = k < {}{} ? {} : 0.0;\n", u(p.k),
-                     guard.empty() ? "" : " && " + guard,
-                     glsl::load(p.et, "a", fmt::format("{} + k", u(r * p.k))));
-    s += fmt::format("      xs[{} + (e >> 2u) + (e >> 5u)][e & 3u] = x;\n",
-                     u(r * padded));
-    s += "    }\n";
-  }
-  s += "    barrier();\n"
-       "    uint v = c0 + lane;\n";
-  s += fmt::format("    if (v < {}) {{\n", u(g.units));
-  for (unsigned c = 0; c < g.columns; ++c)
-    s += fmt::format("      {} q{} = b.d[cc{} * {} + v];\n",
-                     width == 4 ? "uvec4" : "uint", c, c, u(g.units));
-  // The words of a unit that share a block share its scale: all of them
-  // where a block spans a unit, else wordsPerBlock at a time.
-  unsigned wordsPerScale = std::min<int64_t>(width, wordsPerBlock);
-  for (unsigned j0 = 0; j0 < width; j0 += wordsPerScale) {
-    s += "      {\n";
-    std::string block =
-        wordsPerBlock >= width
-            ? fmt::format("v / {}", u(wordsPerBlock / width))
-            : fmt::format("v * {} + {}", u(width / wordsPerBlock),
-                          u(j0 / wordsPerBlock));
-    s += fmt::format("        uint block = {};\n", block);
-    for (unsigned c = 0; c < g.columns; ++c) {
-      s += fmt::format("        uint blk{0} = cc{0} * {1} + block;\n", c,
-                       u(p.blocks));
-      // 2^23 + q is the float whose low mantissa bits are q: subtracting
-      // 2^23 + z gives q - z exactly, with two integer ops and a float
-      // add instead of an int-to-float conversion (a quarter-rate op on
-      // NVIDIA). Float zero points subtract separately.
-      s += p.floatZeros
-               ? fmt::format("        float sc{0} = scaleOf(blk{0}), zb{0} "
-                             "= 8388608.0, zf{0} = zeroOf(blk{0});\n",
-                             c)
-               : fmt::format("        float sc{0} = scaleOf(blk{0}), zb{0} "
-                             "= 8388608.0 + zeroOf(blk{0});\n",
-                             c);
-    }
-    for (unsigned o = 0; o < outs; ++o)
-      s += fmt::format("        float dq{} = 0.0;\n", o);
-    for (unsigned j = j0; j < j0 + wordsPerScale; ++j) {
-      for (int64_t i0 = 0; i0 < valuesPerWord; i0 += 4) {
-        // x[k .. k + 3] of each row: position e in the chunk.
-        s += "        {\n";
-        s += fmt::format("          uint e = lane * {} + {};\n",
-                         u(valuesPerUnit), u(j * valuesPerWord + i0));
-        for (int64_t r = 0; r < rows; ++r)
-          s += fmt::format(
-              "          vec4 x{} = xs[{} + (e >> 2u) + (e >> 5u)];\n", r,
-              u(r * padded));
-        for (unsigned c = 0; c < g.columns; ++c) {
-          std::string word =
-              width == 4 ? fmt::format("q{}[{}]", c, j) : fmt::format("q{}", c);
-          for (int64_t t = 0; t < 4; ++t) {
-            int64_t shift = (i0 + t) * p.bits;
-            std::string bits =
-                shift ? fmt::format("({} >> {})", word, u(shift)) : word;
-            s += fmt::format("          {{ float w = uintBitsToFloat(({} & "
-                             "{}) | 0x4B000000u) - zb{}{};",
-                             bits, u((1 << p.bits) - 1), c,
-                             p.floatZeros ? fmt::format(" - zf{}", c) : "");
-            for (int64_t r = 0; r < rows; ++r)
-              s +=
-                  fmt::format(" dq{} += w * x{}[{}];", r * g.columns + c, r, t);
-            s += " }\n";
-          }
-        }
-        s += "        }\n";
-      }
-    }
-    for (int64_t r = 0; r < rows; ++r)
-      for (unsigned c = 0; c < g.columns; ++c)
-        s += fmt::format("        acc{0} += sc{1} * dq{0};\n",
-                         r * g.columns + c, c);
-    s += "      }\n";
-  }
-  s += "    }\n  }\n";
-  // The partial sums of each output meet in a tree of fixed shape over the
-  // group's lanes.
-  for (unsigned o = 0; o < outs; ++o)
-    s += fmt::format("  red[{} + lt] = acc{};\n", u(o * g.threads), o);
-  s += "  barrier();\n";
-  for (unsigned half = g.lanes / 2; half >= 1; half /= 2) {
-    s += fmt::format("  if (lane < {}) {{\n", u(half));
-    for (unsigned o = 0; o < outs; ++o)
-      s += fmt::format("    red[{0} + lt] += red[{0} + lt + {1}];\n",
-                       u(o * g.threads), u(half));
-    s += "  }\n  barrier();\n";
-  }
-  s += "  if (lane == 0u) {\n";
-  for (int64_t r = 0; r < rows; ++r) {
-    std::string guard = rowGuard(r);
-    for (unsigned c = 0; c < g.columns; ++c) {
-      std::string cond = fmt::format("col0 + {} < {}", u(c), u(p.n));
-      if (!guard.empty())
-        cond += " && " + guard;
-      s += fmt::format("    if ({}) storeY({}, col0 + {}, red[{} + lt]);\n",
-                       cond, u(r), u(c), u((r * g.columns + c) * g.threads));
-    }
-  }
-  s += "  }\n}\n";
-  return s;
-}
-
+namespace {
 /// The tiled kernel for any number of rows (`m` as GLSL): a workgroup of
 /// 256 computes 64 x 64 outputs, 4 x 4 per invocation, stepping 16 along k
 /// (a step never leaves a block). Each step it copies the A tile and the
 /// dequantized B tile into shared memory k-major (a row of 64 values padded
 /// to 68, so the copies' stores meet at most in pairs on a bank); each
 /// invocation then reads a vec4 of A and one of B per k, 16 FMAs for two
-/// shared loads, and a warp's 16 B vec4s are 256 contiguous bytes.
-std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
-  std::string s = glsl::header({256, 1, 1});
+/// shared loads, and a warp's 16 B vec4s are 256 contiguous bytes. A fused
+/// norm's statistics of the tile's rows are computed first (in subgroup
+/// clusters of `statsCluster` where that is not 0).
+std::string nbitsTiled(const NBitsProblem &p, const std::string &m,
+                       unsigned statsCluster) {
+  GemmProblem stats = nbitsStatsProblem(p);
+  SmallVector<StringRef, 2> extensions;
+  if (p.rowNorm && statsCluster)
+    extensions = {"GL_KHR_shader_subgroup_basic",
+                  "GL_KHR_shader_subgroup_clustered"};
+  std::string s = glsl::header({256, 1, 1}, extensions);
   std::string common = nbitsCommon(p, "uint");
   if (common.empty())
     return {};
-  s += common;
+  s += declareRowNormStats(stats, kTileM, 256) + common;
   s += fmt::format("shared vec4 as4[{0}][{1}];\n"
                    "shared vec4 bs4[{0}][{1}];\n",
                    kTileK, kTileM / 4 + 1);
-  int64_t wordsPerRow = p.blocks * p.blob / 4;
+  int64_t wordsPerRow = p.wordsPerRow();
   s += "void main() {\n"
        "  uint lt = gl_LocalInvocationID.x;\n"
        "  uint tx = lt % 16u, ty = lt / 16u;\n";
   s += fmt::format("  uint m0 = gl_WorkGroupID.y * {}, n0 = gl_WorkGroupID.x "
                    "* {};\n",
                    u(kTileM), u(kTileN));
+  s += generateRowNormStats(stats, "m0", kTileM, 256, "lt", statsCluster);
   s += "  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), "
        "acc3 = vec4(0.0);\n"
        // The copies: invocation lt fills row (or column) lr, k lq .. lq + 3.
@@ -448,9 +282,9 @@ std::string nbitsTiled(const NBitsProblem &p, const std::string &m) {
                    kTileK);
   s += "    for (uint i = 0u; i < 4u; ++i) {\n"
        "      uint k = k0 + lq + i;\n";
-  s += fmt::format(
-      "      as4[lq + i][lr >> 2u][lr & 3u] = arow && k < {} ? {} : 0.0;\n",
-      u(p.k), glsl::load(p.et, "a", fmt::format("(m0 + lr) * {} + k", u(p.k))));
+  s += fmt::format("      as4[lq + i][lr >> 2u][lr & 3u] = arow && k < {} ? "
+                   "loadA(m0 + lr, k) : 0.0;\n",
+                   u(p.k));
   s += "    }\n"
        "    {\n";
   // The four values of B lie in one word (4 x bits <= 32, aligned).
@@ -551,8 +385,19 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
           cast<RankedTensorType>(op->getOperand(3).getType()).getElementType());
   p.hasBias = hasOperand(op, 5);
   p.epilogue = epilogue;
-  unsigned numBindings =
-      4 + p.hasZeros + p.hasBias + (epilogue ? epilogue->inputs.size() : 0);
+  p.aVector = canLoadVectors(ctx, p.et) && p.k % 4 == 0;
+  // A norm before the product (isNormFusedIntoMatMuls): A's view is the
+  // norm's input, which loadX reads.
+  Operation *norm = getFusedNorm(op, ctx.getTarget());
+  if (norm) {
+    GemmRowNorm rowNorm;
+    rowNorm.rms = norm->getName().getStringRef() != "onnx.LayerNormalization";
+    rowNorm.epsilon = onnx::OpAttrs(norm).getFloat("epsilon");
+    p.rowNorm = rowNorm;
+    p.normBias = !rowNorm.rms && hasOperand(norm, 2);
+  }
+  unsigned numBindings = getNumNBitsBindings(op) + (norm ? 1 : 0) + p.normBias +
+                         (epilogue ? epilogue->inputs.size() : 0);
   if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
     return ctx.emitError()
            << "needs " << numBindings
@@ -571,8 +416,18 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   outDims.back() = p.n;
   p.resultDims = outDims;
   Value stored = epilogue ? epilogue->result : op->getResult(0);
-  Value out = ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims);
-  ctx.setResult(stored, out);
+  // A decoder's new key or value rows [b, s, H * d] go straight into its
+  // cache's state (storeIntoCache), as the GEMM's do: no append dispatch.
+  std::optional<CacheRowsStore> cache;
+  if (outDims.size() == 3)
+    cache = storeIntoCache(ctx, stored, outDims);
+  Value out;
+  if (cache) {
+    out = cache->state;
+  } else {
+    out = ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims);
+    ctx.setResult(stored, out);
+  }
   if (m.isStatic() && m.constant == 0)
     return success();
 
@@ -587,6 +442,11 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   }
   if (p.hasBias)
     views.push_back(ctx.getView(op->getOperand(5)));
+  if (norm) {
+    views.push_back(ctx.getView(norm->getOperand(1)));
+    if (p.normBias)
+      views.push_back(ctx.getView(norm->getOperand(2)));
+  }
   if (epilogue)
     for (const GemmStoreInput &input : epilogue->inputs)
       views.push_back(input.view);
@@ -597,6 +457,8 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   KernelSizes sizes(ctx);
   p.sizes = &sizes;
   std::string mText = sizes.get(m);
+  if (cache)
+    p.storeIndex = cache->index(sizes, "row", "col");
   SmallVector<gpu::Access> bindings(numBindings - 1, gpu::Access::Read);
   bindings.push_back(gpu::Access::Write);
   int64_t mBound = m.isStatic() ? m.constant : 4;
@@ -619,8 +481,8 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   if (gemv) {
     Dispatch &d = dispatches.emplace_back();
     d.spec.name = "matmul_nbits_gemv";
-    GemvPlan plan = planGemv(p, mBound, ctx.getTarget());
-    d.spec.glsl = nbitsGemv(p, plan, mText, mBound);
+    NBitsGemvPlan plan = planNBitsGemv(p, ctx.getTarget());
+    d.spec.glsl = generateNBitsGemv(p, plan, mText, mBound);
     d.spec.workgroupSize = {plan.threads, 1, 1};
     d.grid = {ctx.mul(glsl::ceilDiv(p.n, plan.groups * plan.columns), gemvGate),
               1, 1};
@@ -628,7 +490,8 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   if (!gemv || both) {
     Dispatch &d = dispatches.emplace_back();
     d.spec.name = "matmul_nbits";
-    d.spec.glsl = nbitsTiled(p, mText);
+    d.spec.glsl =
+        nbitsTiled(p, mText, getSubgroupCluster(ctx.getTarget(), 256));
     d.spec.workgroupSize = {256, 1, 1};
     d.grid = {ctx.mul(glsl::ceilDiv(p.n, kTileN), tiledGate),
               ctx.ceilDiv(m, kTileM), 1};
@@ -759,6 +622,10 @@ LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
 }
 
 } // namespace
+
+unsigned getNumNBitsBindings(Operation *op) {
+  return 4 + hasOperand(op, 3) + hasOperand(op, 5);
+}
 
 bool isNBitsContraction(Operation *op) {
   return op->getName().getStringRef() == "onnx.com.microsoft.MatMulNBits" &&

@@ -11,6 +11,7 @@
 // read in place. Gemm applies alpha, beta and C as it stores.
 //
 //===----------------------------------------------------------------------===//
+#include "lowering/BlockQuantizedKernels.h"
 #include "lowering/Glsl.h"
 #include "lowering/TiledGemm.h"
 
@@ -110,18 +111,6 @@ void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb,
   if (p.bVector)
     p.functions += "vec4 loadB4(uint k, uint col) { return b.d[(" + bIndex +
                    ") / 4u]; }\n";
-}
-
-/// The norm whose result is operand A of MatMul `op` (through a fused
-/// body's argument too), if isNormFusedIntoMatMuls accepts it.
-Operation *getFusedNorm(Operation *op, const gpu::TargetDesc &target) {
-  Value value = op->getOperand(0);
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    if (Operation *fused = arg.getOwner()->getParentOp();
-        fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
-      value = fused->getOperand(arg.getArgNumber());
-  Operation *def = value.getDefiningOp();
-  return def && isNormFusedIntoMatMuls(def, target) ? def : nullptr;
 }
 
 /// Makes `p` normalize A's rows with `norm` as it loads them: its scale
@@ -743,6 +732,42 @@ bool isTransposeWrittenByMatMul(Operation *op) {
          shapeOf(def->getOperand(1)).size() >= 2;
 }
 
+Operation *getFusedNorm(Operation *op, const gpu::TargetDesc &target) {
+  Value value = op->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (Operation *fused = arg.getOwner()->getParentOp();
+        fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
+      value = fused->getOperand(arg.getArgNumber());
+  Operation *def = value.getDefiningOp();
+  return def && isNormFusedIntoMatMuls(def, target) ? def : nullptr;
+}
+
+/// Whether `use` reads a value as A of a MatMulNBits that takes an
+/// epilogue, directly or as the argument of a fused body it starts and
+/// alone reads. The bindings its kernels need are `bindings`.
+static bool isNBitsInputUse(OpOperand &use, unsigned &bindings) {
+  Operation *user = use.getOwner();
+  unsigned index = use.getOperandNumber();
+  bindings = 0;
+  if (user->getName().getStringRef() == onnx::kFusedElementwiseName) {
+    Block &body = user->getRegion(0).front();
+    BlockArgument arg = body.getArgument(index);
+    if (!arg.hasOneUse())
+      return false;
+    OpOperand &inner = *arg.getUses().begin();
+    auto first = llvm::find_if(
+        body, [](Operation &op) { return op.getNumOperands() != 0; });
+    if (first == body.end() || &*first != inner.getOwner())
+      return false;
+    bindings = user->getNumOperands() + 1;
+    user = inner.getOwner();
+    index = inner.getOperandNumber();
+  } else {
+    bindings = isNBitsContraction(user) ? getNumNBitsBindings(user) : 0;
+  }
+  return index == 0 && isNBitsContraction(user);
+}
+
 bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
   StringRef name = op->getName().getStringRef();
   bool layerNorm = name == "onnx.LayerNormalization";
@@ -780,6 +805,13 @@ bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target) {
     // the norm's Shape).
     if (isDimsOnlyUse(use))
       continue;
+    // MatMulNBits' kernels normalize A as MatMul's do.
+    if (unsigned bindings; isNBitsInputUse(use, bindings)) {
+      readByMatMul = true;
+      if (bindings + parameters > target.maxPerStageDescriptorStorageBuffers)
+        return false;
+      continue;
+    }
     if (!isMatMulOperandUse(use))
       return false;
     readByMatMul = true;

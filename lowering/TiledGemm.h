@@ -312,12 +312,15 @@ unsigned getSubgroupCluster(const gpu::TargetDesc &target, unsigned threads);
 /// Whether `op` is a LayerNormalization or RMSNormalization (or ONNX
 /// Runtime's SimplifiedLayerNormalization) over the last axis of static
 /// length, of f32, with no statistics results used, whose result only
-/// MatMuls read, each as its A (directly or through a fused body's
-/// argument), besides Shape and Size (which read only its dims), with room for
-/// the scale and bias among the target's bindings. Such a norm emits nothing:
-/// its result names its input's memory, and each MatMul normalizes A's rows as
-/// it loads them (GemmRowNorm).
+/// MatMuls (or MatMulNBits) read, each as its A (directly or through a fused
+/// body's argument), besides Shape and Size (which read only its dims), with
+/// room for the scale and bias among the target's bindings. Such a norm emits
+/// nothing: its result names its input's memory, and each MatMul normalizes A's
+/// rows as it loads them (GemmRowNorm).
 bool isNormFusedIntoMatMuls(Operation *op, const gpu::TargetDesc &target);
+/// The norm whose result is operand A of contraction `op` (through a fused
+/// body's argument too), if isNormFusedIntoMatMuls accepts it; else null.
+Operation *getFusedNorm(Operation *op, const gpu::TargetDesc &target);
 
 /// The buffers storeC reads (the problem's store inputs, then the
 /// epilogue's), in binding order.

@@ -49,22 +49,33 @@ func.func @main(%a: tensor<1x32xf32>) -> tensor<1x1xf32> {
 
 //--- kernels.mlir
 // One row: a row of B (128 values of 4 bits in 2 blocks: 64 bytes, 16
-// words) is too short for uvec4 loads, so a group of 32 invocations per
-// column walks it a word each; x is staged in shared memory (a vec4 of
-// padding per 8); 8 columns per workgroup of 256; each word is one block's,
-// so it costs one scale and the default zero point 8, subtracted from the
-// float 2^23 + q.
+// words) is walked by 8 invocations a word each, two words and their
+// blocks' scales loaded before either is used, x read as vec4s; 8 columns per workgroup of 64 (a small
+// N); each word is one block's, so it costs one scale and the default zero
+// point 8, subtracted from the float 2^23 + q; a subgroup cluster adds a
+// column's sums.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(64, 1, 1)
 // CHECK-SAME: readonly buffer B1 { uint d[]; } b;
 // CHECK-SAME: float zeroOf(uint block) { return 8.0; }
-// CHECK-SAME: shared vec4 xs[72];
-// CHECK-SAME: uint lane = lt % 32u, grp = lt / 32u;
-// CHECK-SAME: xs[0u + (e >> 2u) + (e >> 5u)][e & 3u] = x;
-// CHECK-SAME: uint q0 = b.d[cc0 * 16u + v];
-// CHECK-SAME: zb0 = 8388608.0 + zeroOf(blk0);
-// CHECK-SAME: { float w = uintBitsToFloat(((q0 >> 28u) & 15u) | 0x4B000000u) - zb0; dq0 += w * x0[3]; }
-// CHECK-SAME: acc0 += sc0 * dq0;
+// CHECK-SAME: vec4 loadA4(uint row, uint k) { return a.d[(row * 128u + k) / 4u]; }
+// CHECK-NOT: shared
+// CHECK-SAME: uint li = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+// CHECK-SAME: uint lane = li % 8u, grp = li / 8u;
+// CHECK-SAME: for (uint w = lane; w < 16u; w += 16u) {
+// CHECK-SAME: uint q0_0 = b.d[cw0 + wi0];
+// CHECK-SAME: uint wi1 = min(w + 8u, 15u);
+// CHECK-SAME: uint q0_1 = b.d[cw0 + wi1];
+// CHECK-SAME: float sc0_0 = scaleOf(cb0 + wi0 / 8u), z0_0 = zeroOf(cb0 + wi0 / 8u);
+// CHECK-SAME: float sc0_1 = scaleOf(cb0 + wi1 / 8u), z0_1 = zeroOf(cb0 + wi1 / 8u);
+// CHECK-SAME: uint k = w * 8u;
+// CHECK-SAME: float sc0 = sc0_0, z0 = z0_0;
+// CHECK-SAME: float w0_7 = uintBitsToFloat(((q0_0 >> 28u) & 15u) | 0x4B000000u) - (8388608.0 + z0);
+// CHECK-SAME: vec4 x0_1 = loadA4(0u, k + 4u);
+// CHECK-SAME: acc0 += sc0 * (w0_0 * x0_0[0] + w0_1 * x0_0[1] + w0_2 * x0_0[2] + w0_3 * x0_0[3] + w0_4 * x0_1[0]
+// CHECK-SAME: if (w + 8u < 16u) {
+// CHECK-SAME: float sum0 = subgroupClusteredAdd(acc0, 8u);
+// CHECK-SAME: if (col0 + 0u < 20u) storeY(0u, col0 + 0u, sum0);
 // CHECK: gpu.dispatch @matmul_nbits_gemv[3, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<1x128xf32>, %s: tensor<20x2xf32>) -> tensor<1x20xf32> {
@@ -75,22 +86,29 @@ func.func @main(%x: tensor<1x128xf32>, %s: tensor<20x2xf32>) -> tensor<1x20xf32>
 
 // -----
 
-// A decode-sized row (4096 values, block 32: 2048 bytes): uvec4 loads (a
-// warp reads 512 contiguous bytes of a row), 128 invocations per column,
-// the whole row of x staged at once (4096 floats and 512 of padding), two
-// columns per invocation sharing each x value: 4 columns per workgroup.
+// A decode-sized row (4096 values, block 32: 2048 bytes, 512 words): 128
+// invocations per column, four words each loaded at once (a warp reads 128
+// contiguous bytes per load), two columns per invocation sharing each x
+// value: 4 columns per workgroup; clusters of the subgroup's 8, then shared
+// memory, add a column's sums.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: readonly buffer B1 { uvec4 d[]; } b;
-// CHECK-SAME: shared vec4 xs[1152];
-// CHECK-SAME: shared float red[512];
-// CHECK-SAME: uint lane = lt % 128u, grp = lt / 128u;
-// CHECK-SAME: for (uint c0 = 0u; c0 < 128u; c0 += 128u) {
-// CHECK-SAME: uvec4 q0 = b.d[cc0 * 128u + v];
-// CHECK-SAME: uvec4 q1 = b.d[cc1 * 128u + v];
-// CHECK-SAME: uint block = v / 1u;
-// CHECK-SAME: dq0 += w * x0[3]; }
-// CHECK-SAME: dq1 += w * x0[3]; }
+// CHECK-SAME: readonly buffer B1 { uint d[]; } b;
+// CHECK-SAME: shared float red[64];
+// CHECK-SAME: uint lane = li % 128u, grp = li / 128u;
+// CHECK-SAME: uint col0 = gl_WorkGroupID.x * 4u + grp * 2u;
+// CHECK-SAME: for (uint w = lane; w < 512u; w += 512u) {
+// CHECK-SAME: uint q0_0 = b.d[cw0 + wi0];
+// CHECK-SAME: uint q1_0 = b.d[cw1 + wi0];
+// CHECK-SAME: uint wi3 = min(w + 384u, 511u);
+// CHECK-SAME: uint q1_3 = b.d[cw1 + wi3];
+// CHECK-SAME: float sc1_3 = scaleOf(cb1 + wi3 / 4u), z1_3 = zeroOf(cb1 + wi3 / 4u);
+// CHECK-SAME: acc1 += sc1 * (w1_0 * x0_0[0] + w1_1 * x0_0[1]
+// CHECK-SAME: float sum1 = subgroupClusteredAdd(acc1, 8u);
+// CHECK-SAME: if (lane % 8u == 0u) {
+// CHECK-SAME: red[32u + li / 8u] = sum1;
+// CHECK-SAME: t1 += red[32u + grp * 16u + 15u];
+// CHECK-SAME: if (col0 + 1u < 4096u) storeY(0u, col0 + 1u, t1);
 // CHECK: gpu.dispatch @matmul_nbits_gemv[1024, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<1x4096xf32>, %s: tensor<4096x128xf32>) -> tensor<1x4096xf32> {
@@ -101,13 +119,14 @@ func.func @main(%x: tensor<1x4096xf32>, %s: tensor<4096x128xf32>) -> tensor<1x40
 
 // -----
 
-// Three rows: words (the staged rows of x stay small), every weight
-// dequantized once for the three rows.
+// Three rows: every weight dequantized once for the three rows.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(256, 1, 1)
+// CHECK: gpu.kernel @matmul_nbits_gemv(read, read, read, write) workgroup_size(64, 1, 1)
 // CHECK-SAME: readonly buffer B1 { uint d[]; } b;
-// CHECK-SAME: dq0 += w * x0[3]; dq1 += w * x1[3]; dq2 += w * x2[3]; }
-// CHECK-SAME: if (col0 + 0u < 20u) storeY(2u, col0 + 0u, red[512u + lt]);
+// CHECK-SAME: acc0 += sc0 * (w0_0 * x0_0[0]
+// CHECK-SAME: acc1 += sc0 * (w0_0 * x1_0[0]
+// CHECK-SAME: acc2 += sc0 * (w0_0 * x2_0[0]
+// CHECK-SAME: if (col0 + 0u < 20u) storeY(2u, col0 + 0u, sum2);
 // CHECK: gpu.dispatch @matmul_nbits_gemv[3, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<3x128xf32>, %s: tensor<20x2xf32>) -> tensor<3x20xf32> {
