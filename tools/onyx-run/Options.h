@@ -35,6 +35,9 @@ struct Options {
   bool validate = false;
   bool check = false;
   unsigned benchmarkRuns = 0;
+  /// --warmup-seconds: how long --benchmark runs the model, untimed, right
+  /// before the timed runs.
+  double warmupSeconds = 0;
   bool profile = false;
   std::string vulkanLoader;
   /// Where compiled kernels and the pipeline cache persist between runs

@@ -92,6 +92,10 @@ static std::string summarize(std::vector<double> values) {
 void onyx::run::printBenchmark(const BenchmarkTimes &times) {
   if (times.wallMs.empty())
     return;
+  if (times.warmupRuns)
+    llvm::outs() << fmt::format("warm-up: {} runs in {:.3f} s before the "
+                                "timed runs\n",
+                                times.warmupRuns, times.warmupSeconds);
   llvm::outs() << fmt::format(
       "benchmark: {} runs after a warm-up run: {} (wall time of a run, with "
       "input and output copies)\n",

@@ -31,6 +31,9 @@ LogicalResult checkOutputs(ArrayRef<onnx::Tensor> results,
 
 /// Latencies in milliseconds of the runs of --benchmark.
 struct BenchmarkTimes {
+  /// The untimed runs of --warmup-seconds and how long they took.
+  unsigned warmupRuns = 0;
+  double warmupSeconds = 0;
   std::vector<double> wallMs;
   /// Sums of the dispatch times of each run; empty without timestamps.
   std::vector<double> gpuMs;

@@ -48,6 +48,13 @@
 // TIMES-NEXT: 0 @{{[a-z_0-9]+}} {{[0-9.]+}} {{[0-9.]+}}% vulkan.mlir:{{[0-9]+}}
 // TIMES: arena: {{[0-9]+}} bytes for {{[0-9]+}} bytes of intermediates ({{[0-9.]+}}%)
 
+// --warmup-seconds runs the model untimed for that long first, in the
+// process that measures, right before the timed runs.
+// RUN: onyx-run %s --benchmark=3 --warmup-seconds=0.05 --input=2x3xf32=1,2,3,4,5,6 \
+// RUN:   --input=3xf32=10,20,30 | FileCheck %s --check-prefix=WARMUP
+// WARMUP: warm-up: {{[1-9][0-9]*}} runs in {{0\.0[5-9][0-9]|0\.[1-9][0-9]+|[1-9][0-9]*\.[0-9]+}} s before the timed runs
+// WARMUP-NEXT: benchmark: 3 runs after a warm-up run: median
+
 // --print-ir-after-all shows the module after canonicalization and after
 // each pass of the lowering.
 // RUN: onyx-run %s --input=2x3xf32=0 --input=3xf32=0 --print-ir-after-all 2>&1 >/dev/null \
