@@ -242,6 +242,17 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx);
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx);
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx);
+/// The element count of Range `op`, whose result's length is `?`, as the
+/// host program computes it: max(ceil((limit - start) / delta), 0) from
+/// integer scalars that are shape values, integral float bounds (constants
+/// and Casts of such integers, checked at run time to be exact), or a host
+/// op reading float scalars the caller gives; with a check of the run that
+/// delta is not 0. `outer` maps each operand to the value the host program
+/// knows (a fused body's argument to the fused op's operand). Reports at
+/// the op being lowered and returns nullopt where the count cannot be
+/// computed on the host.
+std::optional<Size> getRangeCount(LoweringContext &ctx, Operation *op,
+                                  llvm::function_ref<Value(Value)> outer);
 LogicalResult lowerConstantOfShape(Operation *op, LoweringContext &ctx);
 /// A Concat for which isCacheAppend holds, of elements of `byteSize` bytes.
 LogicalResult lowerCacheAppend(Operation *op, LoweringContext &ctx,

@@ -9,7 +9,12 @@
 // the host program, ShapeValues.h), as written here. Intermediate
 // results of smaller shapes are recomputed per output element: broadcasting
 // composes, so the coordinates of an input are those it takes relative to
-// the output, whatever path leads there.
+// the output, whatever path leads there. An Unsqueeze in the tree moves its
+// operand's dims to the axes it keeps (mapAxes), and a Range has no memory:
+// the element the output reads is start + index * delta, its index computed
+// from the output's coordinates as an input's is. An input of one integer
+// that the host program computes (the `past` of a mask, a Range's start) is
+// a push constant, not a binding; a Range's limit only sizes the result.
 //
 // Where no input is broadcast (each is read at the output's index or is a
 // single value) and the inputs and the result are 32-bit types, the kernel
@@ -20,6 +25,7 @@
 
 #include "lowering/ElementwiseKernels.h"
 #include "lowering/BlockQuantizedKernels.h"
+#include "lowering/DataMovement.h"
 #include "lowering/Glsl.h"
 #include "lowering/KernelGenerator.h"
 #include "lowering/KernelSizes.h"
@@ -28,6 +34,7 @@
 #include "dialect/onnx/Elementwise.h"
 #include "dialect/onnx/FusedElementwise.h"
 #include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/OpDef.h"
 
 #include "ir/Block.h"
 #include "ir/Region.h"
@@ -48,6 +55,11 @@ public:
 
   /// Makes `value` available under `name` (a compute-type expression).
   void bind(Value value, std::string name) { names[value] = std::move(name); }
+  /// Makes the element of `range`, an onnx.Range's result, that the output
+  /// element reads the one at `index` (a uint expression).
+  void setRangeIndex(Value range, std::string index) {
+    rangeIndices[range] = std::move(index);
+  }
   /// The expression of `value`: a bound name, or a literal for a splat
   /// constant. Empty after reporting an error.
   std::string get(Value value);
@@ -61,6 +73,7 @@ private:
 
   LoweringContext &ctx;
   llvm::DenseMap<Value, std::string> names;
+  llvm::DenseMap<Value, std::string> rangeIndices;
   unsigned counter = 0;
 };
 
@@ -246,8 +259,21 @@ LogicalResult ExpressionWriter::emit(Operation *op) {
     define(op->getResult(0), fmt::format("({}) ? ({}) : ({})", c, a, b));
     return success();
   }
+  if (name == "onnx.Range") {
+    auto index = rangeIndices.find(op->getResult(0));
+    std::string start = arg(0), delta = arg(2);
+    if (start.empty() || delta.empty())
+      return failure();
+    if (index == rangeIndices.end())
+      return ctx.emitError() << "a Range in an elementwise kernel needs the "
+                                "output's coordinates";
+    std::string c = glsl::computeType(elementTypeOf(op->getResult(0)));
+    define(op->getResult(0), fmt::format("{0}({1}) + {0}({2}) * {0}({3})", c,
+                                         start, index->second, delta));
+    return success();
+  }
   if (name == "onnx.Expand" || name == "onnx.Identity" ||
-      name == "onnx.Dropout") {
+      name == "onnx.Dropout" || name == "onnx.Unsqueeze") {
     std::string x = arg(0);
     if (x.empty())
       return failure();
@@ -268,6 +294,137 @@ bool isFusibleElementwise(Operation *op) {
   if (name == "onnx.Expand")
     return onnx::getConstantValue(op->getOperand(1)) != nullptr;
   return name == "onnx.Cast" || name == "onnx.Clip" || name == "onnx.Where";
+}
+
+bool isFusibleIntoTree(Operation *op) {
+  if (isFusibleElementwise(op))
+    return true;
+  StringRef name = op->getName().getStringRef();
+  auto type = op->getNumResults() == 1
+                  ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                  : nullptr;
+  if (!type)
+    return false;
+  if (name == "onnx.Unsqueeze")
+    return op->getNumOperands() == 2 &&
+           onnx::getConstantInts(op->getOperand(1)).has_value();
+  if (name == "onnx.Range")
+    return type.getRank() == 1 && !type.getElementType().isInteger(1) &&
+           glsl::isSupported(type.getElementType());
+  return false;
+}
+
+namespace {
+
+/// For each dimension of a value of a tree, the axis of the tree's result
+/// along which the kernel reads it; -1 for a static dimension of 1 (read at
+/// 0 whatever the result's coordinate).
+using AxisMap = SmallVector<int64_t, 4>;
+using AxisMaps = llvm::DenseMap<Value, AxisMap>;
+
+} // namespace
+
+/// The axis maps of the values of a tree of `ops` (in block order, `result`
+/// the last one's) that it reads as data: the result's dims are its axes in
+/// order; an operand's dims are its op's result's last ones, an Unsqueeze's
+/// operand's those that the Unsqueeze keeps; a Range's start and delta are
+/// single values. A Range's limit and an Expand's shape are not read per
+/// element. nullopt where a value is read along two different maps, or an
+/// Unsqueeze's axes are not valid.
+static std::optional<AxisMaps> mapAxes(ArrayRef<Operation *> ops,
+                                       Value result) {
+  AxisMaps maps;
+  auto resultType = dyn_cast<RankedTensorType>(result.getType());
+  if (!resultType)
+    return std::nullopt;
+  AxisMap &root = maps[result];
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    root.push_back(resultType.getShape()[d] == 1 ? -1 : d);
+  // Users come after their operands' producers: each value's map is known
+  // before its producer is visited.
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getNumResults() != 1)
+      continue;
+    auto found = maps.find(op->getResult(0));
+    if (found == maps.end())
+      continue;
+    AxisMap out = found->second;
+    StringRef name = op->getName().getStringRef();
+    if (name == "onnx.Constant")
+      continue;
+    // A Range reads its start and delta as single values; its limit only
+    // sizes the result, on the host.
+    if (name == "onnx.Range") {
+      for (unsigned i : {0u, 2u}) {
+        auto type = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
+        if (!type)
+          return std::nullopt;
+        maps.try_emplace(op->getOperand(i), AxisMap(type.getRank(), -1));
+      }
+      continue;
+    }
+    SmallVector<int64_t> inserted;
+    if (name == "onnx.Unsqueeze") {
+      std::optional<SmallVector<int64_t>> axes =
+          onnx::getConstantInts(op->getOperand(1));
+      if (!axes)
+        return std::nullopt;
+      int64_t rank = out.size();
+      for (int64_t axis : *axes) {
+        if (axis < -rank || axis >= rank)
+          return std::nullopt;
+        inserted.push_back(axis < 0 ? axis + rank : axis);
+      }
+    }
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (i > 0 && (name == "onnx.Expand" || name == "onnx.Unsqueeze"))
+        continue;
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      AxisMap map;
+      if (name == "onnx.Unsqueeze") {
+        for (auto [d, axis] : llvm::enumerate(out))
+          if (!llvm::is_contained(inserted, int64_t(d)))
+            map.push_back(axis);
+      } else if (size_t(type.getRank()) <= out.size()) {
+        map.assign(out.end() - type.getRank(), out.end());
+      }
+      if (map.size() != size_t(type.getRank()))
+        return std::nullopt;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.getShape()[d] == 1)
+          map[d] = -1;
+      auto [slot, isNew] = maps.try_emplace(operand, map);
+      if (!isNew && slot->second != map)
+        return std::nullopt;
+    }
+  }
+  return maps;
+}
+
+bool hasConsistentAxes(ArrayRef<Operation *> ops, Value result) {
+  return mapAxes(ops, result).has_value();
+}
+
+/// `dims`, of a value whose axis map is `map`, as a tensor of the result's
+/// `rank` that numpy's alignment of the last dims reads at the same
+/// elements: the dims themselves where they are the result's last ones,
+/// else each at its axis with dims of 1 between.
+static SmallVector<Size> alignDims(ArrayRef<Size> dims, const AxisMap &map,
+                                   unsigned rank) {
+  size_t offset = rank - dims.size();
+  bool trailing =
+      llvm::all_of(llvm::seq<size_t>(0, dims.size()), [&](size_t d) {
+        return map[d] == -1 || map[d] == int64_t(offset + d);
+      });
+  if (trailing)
+    return SmallVector<Size>(dims);
+  SmallVector<Size> aligned(rank, Size(1));
+  for (auto [d, axis] : llvm::enumerate(map))
+    if (axis >= 0)
+      aligned[axis] = dims[d];
+  return aligned;
 }
 
 static std::string kernelName(ArrayRef<Operation *> ops) {
@@ -381,9 +538,11 @@ static std::string vectorMain(ArrayRef<Type> inputTypes, ArrayRef<bool> vector,
 }
 
 /// Lowers `ops` (a tree in order, the last one producing `result`) that
-/// read `inputs` (the values bound to the kernel, one binding each).
-/// `shapes` are the shapes of Expand ops known only at run time (shape
-/// values), which the result's dims broadcast from as from the inputs'.
+/// read `inputs` (the values bound to the kernel, one binding each, but
+/// for one-element integers the host program computes, push constants,
+/// and a Range's limit, which only sizes the result). `shapes` are the
+/// shapes of Expand ops known only at run time (shape values), which the
+/// result's dims broadcast from as from the inputs'.
 static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                                ArrayRef<Value> kernelInputs,
                                ArrayRef<Value> outerInputs, Value innerResult,
@@ -391,16 +550,57 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                                ArrayRef<SmallVector<Size>> shapes = {}) {
   auto resultType = cast<RankedTensorType>(outerResult.getType());
   unsigned rank = resultType.getRank();
-  // Each input's dims, and the output's: a `?` of the result is the largest
-  // of the inputs' dims it broadcasts from (numpy's rule, dims of 1 aside).
+  std::optional<AxisMaps> maps = mapAxes(ops, innerResult);
+  if (!maps)
+    return ctx.emitError() << "reads a value along two different axes of "
+                              "its result";
+  llvm::DenseMap<Value, Value> outerOf;
+  for (auto [inner, outer] : llvm::zip(kernelInputs, outerInputs))
+    outerOf[inner] = outer;
+  auto toOuter = [&](Value v) {
+    Value outer = outerOf.lookup(v);
+    return outer ? outer : v;
+  };
+  // Each input's dims as the result reads them (alignDims), and the
+  // output's: a `?` of the result is the largest of the dims it broadcasts
+  // from (numpy's rule, dims of 1 aside), the inputs' and the Ranges'. An
+  // input the tree does not read per element (a Range's limit) has none.
   SmallVector<SmallVector<Size>> inputDims;
-  for (Value input : outerInputs) {
-    inputDims.push_back(ctx.getDims(input));
-    if (inputDims.back().size() !=
-        size_t(cast<RankedTensorType>(input.getType()).getRank()))
+  SmallVector<bool> isRead;
+  SmallVector<SmallVector<Size>> extents;
+  for (auto [inner, outer] : llvm::zip(kernelInputs, outerInputs)) {
+    SmallVector<Size> dims = ctx.getDims(outer);
+    if (dims.size() !=
+        size_t(cast<RankedTensorType>(outer.getType()).getRank()))
       return failure();
+    auto map = maps->find(inner);
+    isRead.push_back(map != maps->end());
+    inputDims.push_back(isRead.back() ? alignDims(dims, map->second, rank)
+                                      : dims);
+    if (isRead.back())
+      extents.push_back(inputDims.back());
   }
-  llvm::append_range(inputDims, shapes);
+  SmallVector<std::pair<Value, SmallVector<Size>>> ranges;
+  for (Operation *op : ops) {
+    auto map = op->getName().getStringRef() == "onnx.Range"
+                   ? maps->find(op->getResult(0))
+                   : maps->end();
+    if (map == maps->end())
+      continue;
+    int64_t length =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape()[0];
+    Size count(length);
+    if (ShapedType::isDynamic(length)) {
+      std::optional<Size> computed =
+          datamovement::getRangeCount(ctx, op, toOuter);
+      if (!computed)
+        return failure();
+      count = *computed;
+    }
+    ranges.push_back({op->getResult(0), alignDims({count}, map->second, rank)});
+    extents.push_back(ranges.back().second);
+  }
+  llvm::append_range(extents, shapes);
   SmallVector<Size> outDims;
   for (auto [d, dim] : llvm::enumerate(resultType.getShape())) {
     if (!ShapedType::isDynamic(dim)) {
@@ -408,7 +608,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
       continue;
     }
     Size size(1);
-    for (ArrayRef<Size> dims : inputDims)
+    for (ArrayRef<Size> dims : extents)
       if (d + dims.size() >= rank)
         size = ctx.max(size, dims[d + dims.size() - rank]);
     outDims.push_back(size);
@@ -418,11 +618,6 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   ctx.setResult(outerResult, output);
   if (count.isStatic() && count.constant == 0)
     return success();
-  unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
-  if (kernelInputs.size() + 1 > maxBindings)
-    return ctx.emitError() << "needs " << kernelInputs.size() + 1
-                           << " storage buffers, more than the target's "
-                           << maxBindings;
 
   for (Operation *op : ops)
     for (Value v : op->getResults())
@@ -434,20 +629,27 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   ExpressionWriter writer(ctx);
   KernelSizes sizes(ctx);
   std::string decls, loads;
-  bool needCoordinates = false;
+  // A Range's element is found from the output's coordinates.
+  bool needCoordinates = !ranges.empty();
+  for (auto &[range, dims] : ranges)
+    writer.setRangeIndex(range, sizes.broadcastIndex(dims, rank, "c"));
   // Whether every input is read at the output's index (or is one value)
   // and all of them and the result are stored as 32-bit words: then each
   // invocation reads and writes vec4s (see vectorMain).
   bool vectorizable =
+      ranges.empty() &&
       ctx.getTarget().minStorageBufferOffsetAlignment % 16 == 0 &&
       !vectorType(resultType.getElementType()).empty();
   SmallVector<bool> vectorInputs;
+  SmallVector<Type> inputTypes;
   SmallVector<Value> bindings;
   auto sameSize = [](Size a, Size b) {
     return a.isStatic() == b.isStatic() &&
            (a.isStatic() ? a.constant == b.constant : a.value == b.value);
   };
   for (auto [i, input] : llvm::enumerate(kernelInputs)) {
+    if (!isRead[i])
+      continue;
     auto type = cast<RankedTensorType>(input.getType());
     // Each input must broadcast to the result: a dim known only at run
     // time is the result's or 1.
@@ -468,8 +670,20 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
     if (!glsl::isSupported(type.getElementType()))
       return ctx.emitError() << "element type " << type.getElementType()
                              << " is not supported by GPU kernels";
-    std::string name = fmt::format("in{}", i);
-    decls += glsl::buffer(i, gpu::Access::Read, type.getElementType(), name);
+    bool single = type.hasStaticShape() && type.getNumElements() == 1;
+    // One integer the host program computes: a push constant (checked at
+    // run time to fit), no memory and no kernel to write it.
+    if (single && isa<IntegerType>(type.getElementType()) &&
+        ctx.hasShapeValue(outerInputs[i])) {
+      Size element = (*ctx.getShapeValue(outerInputs[i]))[0];
+      writer.bind(input, glsl::computeType(type.getElementType()) + "(" +
+                             sizes.getInt(element) + ")");
+      continue;
+    }
+    unsigned binding = bindings.size();
+    std::string name = fmt::format("in{}", binding);
+    decls +=
+        glsl::buffer(binding, gpu::Access::Read, type.getElementType(), name);
     // Inputs of the result's dims read element i; others need the output's
     // coordinates.
     ArrayRef<Size> dims = inputDims[i];
@@ -477,13 +691,13 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
                 llvm::all_of(llvm::seq<size_t>(0, dims.size()), [&](size_t d) {
                   return sameSize(dims[d], outDims[d]);
                 });
-    bool single = type.hasStaticShape() && type.getNumElements() == 1;
     needCoordinates |= !same && !single;
     vectorInputs.push_back(same && !single);
+    inputTypes.push_back(type.getElementType());
     vectorizable &=
         single || (same && !vectorType(type.getElementType()).empty());
     std::string index = same ? "i" : sizes.broadcastIndex(dims, rank, "c");
-    std::string var = fmt::format("x{}", i);
+    std::string var = fmt::format("x{}", binding);
     loads +=
         fmt::format("  {} {} = {};\n", glsl::computeType(type.getElementType()),
                     var, glsl::load(type.getElementType(), name, index));
@@ -493,8 +707,13 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
       return failure();
     bindings.push_back(view);
   }
-  unsigned outBinding = kernelInputs.size();
-  decls += glsl::buffer(outBinding, gpu::Access::Write,
+  unsigned maxBindings = ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (bindings.size() + 1 > maxBindings)
+    return ctx.emitError() << "needs " << bindings.size() + 1
+                           << " storage buffers, more than the target's "
+                           << maxBindings;
+  unsigned numInputs = bindings.size();
+  decls += glsl::buffer(numInputs, gpu::Access::Write,
                         resultType.getElementType(), "result");
   bindings.push_back(output);
 
@@ -507,9 +726,6 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
 
   uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
   if (vectorizable) {
-    SmallVector<Type> inputTypes;
-    for (Value input : kernelInputs)
-      inputTypes.push_back(elementTypeOf(input));
     // Before the declaration: the count may add a push constant, and the
     // operands of `+` are evaluated in no set order (GCC happened to take
     // the count first, clang the declaration, which then lacked it).
@@ -521,8 +737,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
         glsl::helpers(writer.code) +
         vectorMain(inputTypes, vectorInputs, resultType.getElementType(),
                    writer.code, value, count, countText, wg);
-    for (unsigned i = 0; i < kernelInputs.size(); ++i)
-      spec.bindings.push_back(gpu::Access::Read);
+    spec.bindings.assign(numInputs, gpu::Access::Read);
     spec.bindings.push_back(gpu::Access::Write);
     spec.workgroupSize = {wg, 1, 1};
     SmallVector<OpFoldResult> push;
@@ -549,8 +764,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   spec.name = kernelName(ops);
   spec.glsl = glsl::header({wg, 1, 1}) + sizes.declaration() + decls +
               glsl::helpers(writer.code) + main;
-  for (unsigned i = 0; i < kernelInputs.size(); ++i)
-    spec.bindings.push_back(gpu::Access::Read);
+  spec.bindings.assign(numInputs, gpu::Access::Read);
   spec.bindings.push_back(gpu::Access::Write);
   spec.workgroupSize = {wg, 1, 1};
   SmallVector<OpFoldResult> push;
@@ -636,6 +850,10 @@ static LogicalResult lowerFusedContraction(Operation *op,
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Value contractionResult = contraction->getResult(0);
   Value innerResult = body.back().getOperand(0);
+  std::optional<AxisMaps> maps = mapAxes(ops, innerResult);
+  if (!maps)
+    return ctx.emitError() << "reads a value along two different axes of "
+                              "its result";
   epilogue.write = [&, args](StringRef value, StringRef index,
                              KernelSizes &sizes, ArrayRef<Size> resultDims,
                              std::string &code) -> std::string {
@@ -649,6 +867,8 @@ static LogicalResult lowerFusedContraction(Operation *op,
       SmallVector<Size> dims = ctx.getDims(arg);
       if (dims.empty() && type.getRank() != 0)
         return {};
+      if (auto map = maps->find(arg); map != maps->end())
+        dims = alignDims(dims, map->second, rank);
       bool same =
           dims.size() == resultDims.size() &&
           llvm::all_of(llvm::seq<size_t>(0, dims.size()), [&](size_t d) {

@@ -6,7 +6,9 @@
 // canonicalizing) a small kernel writes the value. (Shape and Size are
 // shape values of the host program, ShapeValues.h.) Range
 // computes start + i * delta on the device, in the element type's compute
-// type (floats in float, or double for f64; integers exactly).
+// type (floats in float, or double for f64; integers exactly). A Range that
+// an elementwise tree reads is computed by the tree's kernel instead
+// (ElementwiseKernels.cpp), with the count getRangeCount gives here.
 //
 //===----------------------------------------------------------------------===//
 #include "lowering/DataMovement.h"
@@ -146,6 +148,55 @@ static std::optional<Size> getIntegralBound(LoweringContext &ctx,
   return v;
 }
 
+std::optional<Size> getRangeCount(LoweringContext &ctx, Operation *op,
+                                  llvm::function_ref<Value(Value)> outer) {
+  Type elementType =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  SmallVector<Value, 3> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(outer(operand));
+  if (glsl::isFloat(elementType) &&
+      llvm::all_of(operands, [](Value v) { return isa<BlockArgument>(v); })) {
+    // Float bounds the user gives: the count is a host op reading them.
+    return Size(ctx.getBuilder()
+                    .create<gpu::RangeCountOp>(ctx.getLoc(), operands[0],
+                                               operands[1], operands[2])
+                    ->getResult(0));
+  }
+  std::optional<SmallVector<Size>> start, limit, delta;
+  if (glsl::isFloat(elementType)) {
+    // Integral float bounds (a window's Range to a Cast size): the count
+    // is the integer Range's.
+    auto bound = [&](unsigned i) -> std::optional<SmallVector<Size>> {
+      if (std::optional<Size> v = getIntegralBound(ctx, operands[i]))
+        return SmallVector<Size>{*v};
+      return std::nullopt;
+    };
+    start = bound(0);
+    limit = start ? bound(1) : std::nullopt;
+    delta = limit ? bound(2) : std::nullopt;
+  } else {
+    start = ctx.getShapeValue(operands[0]);
+    limit = ctx.getShapeValue(operands[1]);
+    delta = ctx.getShapeValue(operands[2]);
+  }
+  if (!start || !limit || !delta || !glsl::isSupported(elementType)) {
+    ctx.emitError() << "start, limit and delta must be integers "
+                       "computable on the host (from constants, "
+                       "shapes and arguments), floats that are "
+                       "all arguments, or integral floats (constants "
+                       "and Casts of such integers), for a result "
+                       "whose length is known only at run time";
+    return std::nullopt;
+  }
+  if (failed(ctx.check(
+          ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", (*delta)[0], 0)),
+          "delta must not be 0")))
+    return std::nullopt;
+  Size span = ctx.arith("gpu.subi", (*limit)[0], (*start)[0]);
+  return ctx.arith("gpu.maxi", ctx.arith("gpu.ceildivi", span, (*delta)[0]), 0);
+}
+
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType)
@@ -162,48 +213,12 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
     if (!type)
       return failure();
     total = type.getNumElements();
-  } else if (glsl::isFloat(elementType) &&
-             llvm::all_of(op->getOperands(),
-                          [](Value v) { return isa<BlockArgument>(v); })) {
-    // Float bounds the user gives: the count is a host op reading them.
-    Value count =
-        ctx.getBuilder()
-            .create<gpu::RangeCountOp>(ctx.getLoc(), op->getOperand(0),
-                                       op->getOperand(1), op->getOperand(2))
-            ->getResult(0);
-    total = count;
   } else {
-    std::optional<SmallVector<Size>> start, limit, delta;
-    if (glsl::isFloat(elementType)) {
-      // Integral float bounds (a window's Range to a Cast size): the count
-      // is the integer Range's.
-      auto bound = [&](unsigned i) -> std::optional<SmallVector<Size>> {
-        if (std::optional<Size> v = getIntegralBound(ctx, op->getOperand(i)))
-          return SmallVector<Size>{*v};
-        return std::nullopt;
-      };
-      start = bound(0);
-      limit = start ? bound(1) : std::nullopt;
-      delta = limit ? bound(2) : std::nullopt;
-    } else {
-      start = ctx.getShapeValue(op->getOperand(0));
-      limit = ctx.getShapeValue(op->getOperand(1));
-      delta = ctx.getShapeValue(op->getOperand(2));
-    }
-    if (!start || !limit || !delta || !glsl::isSupported(elementType))
-      return ctx.emitError() << "start, limit and delta must be integers "
-                                "computable on the host (from constants, "
-                                "shapes and arguments), floats that are "
-                                "all arguments, or integral floats (constants "
-                                "and Casts of such integers), for a result "
-                                "whose length is known only at run time";
-    if (failed(ctx.check(
-            ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", (*delta)[0], 0)),
-            "delta must not be 0")))
+    std::optional<Size> count =
+        getRangeCount(ctx, op, [](Value v) { return v; });
+    if (!count)
       return failure();
-    Size span = ctx.arith("gpu.subi", (*limit)[0], (*start)[0]);
-    total =
-        ctx.arith("gpu.maxi", ctx.arith("gpu.ceildivi", span, (*delta)[0]), 0);
+    total = *count;
   }
   Value out = ctx.allocate(type, {total});
   ctx.setResult(op->getResult(0), out);

@@ -18,6 +18,14 @@
 // Ops on shape values (ShapeValues.h: small integer tensors) are left alone:
 // the host program computes them where they are shapes.
 //
+// A tree grows through an Unsqueeze too (the kernel reads its operand along
+// the axes it keeps, where no value is read along two different axes:
+// hasConsistentAxes) and reaches down to Ranges, whose elements the kernel
+// computes from the output's coordinates. A causal mask built from Ranges
+// of the run's lengths, compared, combined with the attention mask and
+// turned into an additive bias is then one kernel reading only the
+// attention mask, as it is where the lengths are known and the Ranges fold.
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/BlockQuantizedKernels.h"
@@ -81,7 +89,8 @@ collectInputs(const llvm::SmallPtrSetImpl<Operation *> &group,
         continue;
       if (isInlined(operand))
         continue;
-      if (op->getName().getStringRef() == "onnx.Expand" && i == 1)
+      StringRef name = op->getName().getStringRef();
+      if ((name == "onnx.Expand" || name == "onnx.Unsqueeze") && i == 1)
         continue;
       inputs.insert(operand);
     }
@@ -99,6 +108,11 @@ Operation *findContraction(const llvm::SmallPtrSetImpl<Operation *> &group,
   auto shapeOf = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getShape();
   };
+  // Its kernel stores elements without the coordinates a Range needs.
+  if (llvm::any_of(ordered, [](Operation *op) {
+        return op->getName().getStringRef() == "onnx.Range";
+      }))
+    return nullptr;
   // The tree's inputs, the contraction's result among them, are bound
   // besides the contraction's own operands and the result.
   unsigned treeInputs = collectInputs(group, ordered).size();
@@ -134,11 +148,14 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
     SmallVector<Operation *> worklist{root};
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
+      // A Range's scalars stay outside: the host program computes them.
+      if (op->getName().getStringRef() == "onnx.Range")
+        continue;
       for (Value operand : op->getOperands()) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || producer->getBlock() != &block ||
             group.count(producer) || done.count(producer) ||
-            !isFusibleElementwise(producer) || isShapeOp(producer))
+            !isFusibleIntoTree(producer) || isShapeOp(producer))
           continue;
         if (!llvm::all_of(producer->getResult(0).getUsers(),
                           [&](Operation *user) { return group.count(user); }))
@@ -148,7 +165,8 @@ void FuseElementwise::fuseBlock(Block &block, unsigned maxBindings) {
         for (Operation *candidate : ops)
           if (group.count(candidate))
             ordered.push_back(candidate);
-        if (collectInputs(group, ordered).size() > maxInputs) {
+        if (collectInputs(group, ordered).size() > maxInputs ||
+            !hasConsistentAxes(ordered, root->getResult(0))) {
           group.erase(producer);
           continue;
         }
