@@ -307,10 +307,15 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     kRow = fmt::format("kvRow + j * {}", stride);
     vRow = fmt::format("kvRow + jv * {}", stride);
   }
-  std::string decls = glsl::buffer(0, gpu::Access::Read, et, "q") +
-                      glsl::buffer(1, gpu::Access::Read, et, "k") +
-                      glsl::buffer(2, gpu::Access::Read, et, "v");
-  std::string maskCode;
+  // Rows of whole vec4s (every row starts at a multiple of its head size)
+  // are read as vec4s: a quarter of the load instructions.
+  bool vectorLoads = canLoadVectors(ctx, et) && d % 4 == 0 && dv % 4 == 0;
+  auto declare = [&](unsigned binding, StringRef name) {
+    return vectorLoads ? vectorBuffer(binding, name)
+                       : glsl::buffer(binding, gpu::Access::Read, et, name);
+  };
+  std::string decls = declare(0, "q") + declare(1, "k") + declare(2, "v");
+  std::string maskCode, maskDeclare, maskLoad;
   if (hasMask) {
     Type maskType =
         cast<RankedTensorType>(op->getOperand(3).getType()).getElementType();
@@ -318,10 +323,15 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
     std::string index = maskRead ? sizes.broadcastIndex(*maskRead, 4, "c")
                                  : sizes.broadcastIndex(maskDims, 4, "c");
     std::string load = glsl::load(maskType, "mask", index);
-    maskCode = "      uint c3 = j;\n" +
-               (maskType.isInteger(1)
-                    ? fmt::format("      if (!{}) sc = NEG_INF;\n", load)
-                    : fmt::format("      sc += {};\n", load));
+    // The mask's element is loaded with the key's row (walk.scoreLoads), and
+    // applied once the score is known.
+    bool isBool = maskType.isInteger(1);
+    maskDeclare =
+        isBool ? "    bool keep = true;\n" : "    float bias = 0.0;\n";
+    maskLoad = fmt::format("      uint c3 = j;\n      {} = {};\n",
+                           isBool ? "keep" : "bias", load);
+    maskCode =
+        isBool ? "      if (!keep) sc = NEG_INF;\n" : "      sc += bias;\n";
   }
   if (!alwaysSplit)
     decls += glsl::buffer(numBindings - 1, gpu::Access::Write, et, "y");
@@ -349,6 +359,11 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   walk.scale = glsl::literal(et, scale);
   walk.adjustScore =
       maskCode + (causal ? "      if (j > i) sc = NEG_INF;\n" : "");
+  walk.scoreLoadsDeclare = maskDeclare;
+  walk.scoreLoads = maskLoad;
+  walk.vectorLoads = vectorLoads;
+  walk.queryLoad = vectorLoads ? "q.d[(qBase + {c}) / 4u]"
+                               : glsl::load(et, "q", "qBase + {c}");
   walk.store = glsl::store(et, "y", "yBase + {col}", "{value}");
   std::string main = fmt::format(
       "void main() {{\n"
@@ -361,20 +376,26 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       "  uint qBase = {qBase};\n"
       "  uint kvRow = {kvRow};\n"
       "  uint yBase = {yBase};\n"
-      "  for (uint c = tid; c < {D}u; c += {WG}u)\n"
-      "    qs[c] = {qload};\n"
-      "  barrier();\n"
+      "{fillQuery}"
       "{walk}"
       "}}\n",
+      fmt::arg("fillQuery",
+               walkLoadsQuery(walk)
+                   ? std::string()
+                   : fmt::format("  for (uint c = tid; c < {}u; c += {}u)\n"
+                                 "    qs[c] = {};\n"
+                                 "  barrier();\n",
+                                 d, wg,
+                                 vectorLoads
+                                     ? vectorBufferElement("q", "qBase + c")
+                                     : glsl::load(et, "q", "qBase + c"))),
       fmt::arg("S", S), fmt::arg("T", T), fmt::arg("SPLITS", splits),
       fmt::arg("D", d), fmt::arg("WG", wg), fmt::arg("kvRow", kvRow),
       fmt::arg("qBase",
                qInPlace
                    ? fmt::format("((b * S + i) * {}u + h) * {}u", heads, d)
                    : fmt::format("((b * {}u + h) * S + i) * {}u", heads, d)),
-      fmt::arg("yBase", yBase),
-      fmt::arg("qload", glsl::load(et, "q", "qBase + c")),
-      fmt::arg("walk", generateAttentionWalk(walk)));
+      fmt::arg("yBase", yBase), fmt::arg("walk", generateAttentionWalk(walk)));
 
   KernelSpec spec;
   spec.name = "attention";

@@ -40,6 +40,21 @@ struct AttentionWalk {
   std::string scale;
   /// Statements that adjust the score `sc` of key `j` (mask, causality).
   std::string adjustScore;
+  /// Loads for key `j` that adjustScore reads (a mask's element), issued
+  /// with the tile's key and value loads rather than after the scores:
+  /// `scoreLoadsDeclare` declares their variables with the values of a key
+  /// past the row's end, `scoreLoads` sets them for a key `j` of the row.
+  std::string scoreLoadsDeclare, scoreLoads;
+  /// The query row's element `{c}` (a format string), for a kernel that
+  /// leaves the query to the walk: where walkLoadsQuery holds, the walk
+  /// keeps the row in registers, loaded with the first tile's keys, and the
+  /// kernel does not fill `qs`. Empty: the kernel fills `qs`.
+  std::string queryLoad;
+  /// Whether the kernel declared q, k and v as buffers of vec4s (f32, both
+  /// head sizes multiples of 4, rows aligned to 16 bytes): the walk then
+  /// reads a row's four elements in one load, and queryLoad gives the vec4
+  /// at element {c}.
+  bool vectorLoads = false;
   /// Stores `value` at column `col` of the output row: a format string with
   /// {col} and {value}.
   std::string store;
@@ -59,6 +74,10 @@ struct AttentionWalk {
 /// vec4 array of WG where values are weighed a vec4 per lane, and the key
 /// lanes' partial dot products where keys are scored by several lanes.
 std::string declareAttentionWalk(const AttentionWalk &walk);
+
+/// Whether the walk reads the query row through walk.queryLoad itself (the
+/// kernel then need not fill `qs` before it).
+bool walkLoadsQuery(const AttentionWalk &walk);
 
 /// The walk, as statements of main() after `qs` is filled: the invocations
 /// score a tile's keys (several lanes per key row, reading it in whole

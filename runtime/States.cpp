@@ -53,14 +53,26 @@ LogicalResult Executable::setStateBindings(ArrayRef<StateBinding> bindings) {
                               << " reuses a result or argument of another";
   }
   dropRecordings();
-  // Buffers of the old states stay allocated (their indices are in use by
-  // nothing now) until the Executable goes; bindings are set once.
+  // A binding set again keeps its buffer (the memory, not what it held), so
+  // that sessions made one after another on one Executable (a warm-up, then
+  // the measured generation) do not pile up caches. Buffers of other old
+  // states stay allocated, their indices in use by nothing, until the
+  // Executable goes.
+  std::vector<State> old = std::move(states);
   states.clear();
   for (const StateBinding &binding : bindings) {
     State state;
     state.binding = binding;
-    state.buffer = buffers.size();
-    buffers.emplace_back();
+    auto same = llvm::find_if(old, [&](const State &o) {
+      return o.binding.result == binding.result &&
+             o.binding.argument == binding.argument;
+    });
+    if (same != old.end()) {
+      state.buffer = same->buffer;
+    } else {
+      state.buffer = buffers.size();
+      buffers.emplace_back();
+    }
     states.push_back(state);
     if (failed(ensureStateSizes({{unsigned(states.size() - 1), 1}})))
       return failure();

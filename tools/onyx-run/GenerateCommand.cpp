@@ -353,6 +353,20 @@ LogicalResult onyx::run::runGeneration(const Options &options,
   if (compiled) {
     llvm::SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler handler(sourceMgr, &compiled->ctx);
+    // Whole generations, unprinted, until the warm-up time has passed: the
+    // device's clocks ramp from idle, and the load left it idle.
+    auto warmupStart = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         warmupStart)
+               .count() < options.warmupSeconds) {
+      FailureOr<std::unique_ptr<DeviceCacheSession>> warmup =
+          DeviceCacheSession::create(*interface, *compiled->exe,
+                                     options.maxSeq, reportMessage,
+                                     int64_t(prompts->size()));
+      if (failed(warmup) ||
+          failed(generate(**warmup, *prompts, generation, nullptr)))
+        return failure();
+    }
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
         DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
                                    reportMessage, int64_t(prompts->size()));

@@ -36,7 +36,8 @@ struct Options {
   bool check = false;
   unsigned benchmarkRuns = 0;
   /// --warmup-seconds: how long --benchmark runs the model, untimed, right
-  /// before the timed runs.
+  /// before the timed runs, or --generate generates before the measured
+  /// generation.
   double warmupSeconds = 0;
   bool profile = false;
   std::string vulkanLoader;

@@ -196,8 +196,9 @@ static Options parseCommandLine(int argc, char **argv) {
   static cl::opt<double> warmupSeconds(
       "warmup-seconds",
       cl::desc("With --benchmark, run the model untimed for S seconds right "
-               "before the timed runs, so that they start at the clocks of a "
-               "busy GPU rather than an idle one"),
+               "before the timed runs; with --generate, generate (unprinted) "
+               "for S seconds before the measured generation: so that they "
+               "start at the clocks of a busy GPU rather than an idle one"),
       cl::value_desc("S"), cl::init(0), cl::cat(category));
   static cl::opt<bool> profile(
       "profile",
@@ -297,8 +298,8 @@ static Options parseCommandLine(int argc, char **argv) {
     reportError("--warmup-seconds must be between 0 and 3600");
     std::exit(1);
   }
-  if (warmupSeconds > 0 && !benchmark) {
-    reportError("--warmup-seconds applies to --benchmark");
+  if (warmupSeconds > 0 && !benchmark && !generate) {
+    reportError("--warmup-seconds applies to --benchmark and --generate");
     std::exit(1);
   }
   options.warmupSeconds = warmupSeconds;

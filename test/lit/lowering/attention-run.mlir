@@ -7,6 +7,7 @@
 // RUN:   --input-set='@%S/Inputs/attention/q_s1_t700.npy;@%S/Inputs/attention/k_s1_t700.npy;@%S/Inputs/attention/v_s1_t700.npy;@%S/Inputs/attention/mask_s1_t700.npy' \
 // RUN:   | FileCheck %s
 // RUN: onyx-opt %s --target=lavapipe --lower | FileCheck %s --check-prefix=LOWER
+// RUN: onyx-opt %s --target=lavapipe --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
 
 // One onnx.Attention with grouped-query heads (4 query heads reading 2 kv
 // heads) and an additive mask, s and t known only at run time: lowered and
@@ -16,6 +17,16 @@
 // 512 keys or more splits them among workgroups, 64 or more each: t = 700
 // in 11 parts (two of them wholly masked) that a second kernel combines;
 // shorter rows and rows of s > 1 stay whole (the combine's grid is empty).
+// The head sizes are multiples of 4: q, k and v are read as vec4s, the
+// query row into registers and each tile's value rows before its scores.
+
+// GLSL: gpu.kernel @attention(
+// GLSL-SAME: { vec4 d[]; } q;
+// GLSL-SAME: { vec4 d[]; } k;
+// GLSL-SAME: { vec4 d[]; } v;
+// GLSL-SAME: qv0 = q.d[(qBase + 4u * (qkl + 0u)) / 4u];
+// GLSL-SAME: vr0_0 = v.d[(vBase + 4u * (lane + 0u)) / 4u];
+// GLSL-SAME: part += dot(qv0, k.d[(kBase + 4u * (kl + 0u)) / 4u]);
 
 // LOWER: gpu.kernel @attention(
 // LOWER-NEXT: gpu.kernel @attention_combine(

@@ -20,8 +20,8 @@
 // Key row j of kv head (b, h / 2) is at (j * batch * 2 + b * 2 + h / 2) * 8.
 // GLSL: gpu.kernel @attention
 // GLSL-SAME: uint kvRow = b * 2u + h / 2u;
-// GLSL-SAME: uint kBase = (kvRow + j * pc.s4) * 8u;
 // GLSL-SAME: uint vBase = (kvRow + jv * pc.s4) * 8u;
+// GLSL-SAME: uint kBase = (kvRow + j * pc.s4) * 8u;
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %arg1: tensor<?x2x?x8xf32> {gpu.state}
 // CHECK-NOT: gpu.upload %arg1

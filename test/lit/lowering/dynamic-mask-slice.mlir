@@ -41,7 +41,8 @@
 // LOWER-NOT: gpu.kernel @fused
 // LOWER: gpu.kernel @attention(read, read, read, read, write
 // LOWER-SAME: buffer B3 { uint8_t d[]; } mask;
-// LOWER-SAME: if (!(uint(mask.d[pc.s{{[0-9]+}} + c2 * pc.s{{[0-9]+}} + c3 * pc.s{{[0-9]+}}]) != 0u)) sc = NEG_INF;
+// LOWER-SAME: keep = (uint(mask.d[pc.s{{[0-9]+}} + c2 * pc.s{{[0-9]+}} + c3 * pc.s{{[0-9]+}}]) != 0u);
+// LOWER-SAME: if (!keep) sc = NEG_INF;
 // LOWER-NOT: gpu.kernel @slice
 // LOWER: %[[W:.+]] = gpu.weight {{.*}} tensor<1x1x8x8xi1>
 // LOWER: gpu.dispatch @attention[{{.*}}](%{{.+}}, %{{.+}}, %{{.+}}, %[[W]],

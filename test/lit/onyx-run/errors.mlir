@@ -63,7 +63,7 @@
 // RUN: not onyx-run %s --backend=ref --validate 2>&1 | FileCheck %s --check-prefix=REF-ONLY
 // REF-ONLY: onyx-run: error: --check, --benchmark, --profile, --validate and --device apply to --backend=vulkan
 // RUN: not onyx-run %s --input=2x3xf32=1 --input=3xf32=1 --warmup-seconds=1 2>&1 | FileCheck %s --check-prefix=WARMUP-ALONE
-// WARMUP-ALONE: onyx-run: error: --warmup-seconds applies to --benchmark
+// WARMUP-ALONE: onyx-run: error: --warmup-seconds applies to --benchmark and --generate
 // RUN: not onyx-run %s --benchmark=2 --warmup-seconds=-1 2>&1 | FileCheck %s --check-prefix=WARMUP-RANGE
 // RUN: not onyx-run %s --benchmark=2 --warmup-seconds=nan 2>&1 | FileCheck %s --check-prefix=WARMUP-RANGE
 // WARMUP-RANGE: onyx-run: error: --warmup-seconds must be between 0 and 3600
