@@ -83,6 +83,19 @@ GemvShape chooseGemv(const GemmProblem &p, const gpu::TargetDesc &target) {
 
 namespace {
 
+/// Whether the k-contiguous kernel normalizes A's rows (a fused norm) once
+/// into shared memory, each element read back by every column's lanes,
+/// rather than normalizing each element as each lane loads it (a row and
+/// its scale and bias read, and the arithmetic done, once per column): where
+/// k is known and the rows fit in 12 KiB beside the kernel's other shared
+/// arrays (every Vulkan device has 16 KiB).
+bool stagesNormalizedRows(const GemmProblem &p, const GemvShape &g,
+                          int64_t rows) {
+  return p.rowNorm && !g.columnsContiguous && p.k.isStatic() &&
+         (!g.vector || p.k.constant % 4 == 0) &&
+         uint64_t(rows) * uint64_t(p.k.constant) * 4 <= 12 * 1024;
+}
+
 /// Opens (or closes) the code of row r, where m is known only at run time.
 using RowGuard = std::function<std::string(int64_t, StringRef)>;
 
@@ -98,6 +111,7 @@ std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
   std::string n = sizes.get(p.n), k = sizes.get(p.k);
   unsigned width = g.vector ? 4 : 1;
   unsigned step = g.lanes * width;
+  bool staged = stagesNormalizedRows(p, g, rows);
   std::string s;
   // With clusters, an invocation's place follows its subgroup, so that the
   // invocations of a cluster share a column whatever the subgroups' order.
@@ -108,6 +122,10 @@ std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
   s += fmt::format("  uint col = gl_WorkGroupID.x * {} + c;\n", u(g.cols));
   s += fmt::format("  bool inside = col < {};\n", n);
   auto aAt = [&](int64_t r, const std::string &at) -> std::string {
+    if (staged)
+      return g.vector
+                 ? fmt::format("an[({} + {}) / 4u]", u(r * p.k.constant), at)
+                 : fmt::format("an[{} + {}]", u(r * p.k.constant), at);
     if (!g.vector)
       return fmt::format("loadA({}, {})", u(r), at);
     // loadA4 reads raw elements: not where loadA normalizes rows.
@@ -119,12 +137,18 @@ std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
   };
   // Where the i-th load of an iteration reads.
   auto at = [&](unsigned i) { return i ? "k + " + u(i * step) : "k"; };
-  auto accumulate = [&](unsigned loads, StringRef indent) {
+  std::string type = g.vector ? "vec4" : "float";
+  std::string loadB = g.vector ? "loadB4" : "loadB";
+  // `preloaded`: B's values are in pre0, pre1, ..., loaded before the row
+  // statistics.
+  auto accumulate = [&](unsigned loads, StringRef indent,
+                        bool preloaded = false) {
     std::string t;
     for (unsigned i = 0; i < loads; ++i)
-      t += fmt::format("{}{} b{} = {}({}, col);\n", indent.str(),
-                       g.vector ? "vec4" : "float", i,
-                       g.vector ? "loadB4" : "loadB", at(i));
+      t += preloaded
+               ? fmt::format("{}{} b{} = pre{};\n", indent.str(), type, i, i)
+               : fmt::format("{}{} b{} = {}({}, col);\n", indent.str(), type, i,
+                             loadB, at(i));
     for (int64_t r = 0; r < rows; ++r) {
       t += open(r, indent);
       for (unsigned i = 0; i < loads; ++i) {
@@ -139,6 +163,40 @@ std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
     return t;
   };
   s += fmt::format("  uint k = lane * {};\n", u(width));
+  if (p.rowNorm) {
+    // The first loads of B do not need A: they go out before the row
+    // statistics, whose loads and reductions they overlap.
+    // As many as every lane has (a short k has fewer than `unroll`).
+    unsigned first = std::max(g.unroll, 1u);
+    if (p.k.isStatic())
+      first = std::max<unsigned>(
+          1, std::min<uint64_t>(first, uint64_t(p.k.constant) / step));
+    s += fmt::format("  bool preloaded = inside && k + {} < {};\n",
+                     u((first - 1) * step), k);
+    for (unsigned i = 0; i < first; ++i)
+      s += fmt::format("  {} pre{} = {}(0.0);\n", type, i, type);
+    s += "  if (preloaded) {\n";
+    for (unsigned i = 0; i < first; ++i)
+      s += fmt::format("    pre{} = {}({}, col);\n", i, loadB, at(i));
+    s += "  }\n";
+    s += generateRowNormStats(p, "0u", rows, g.threads, "lt", g.statsCluster);
+    if (staged) {
+      // Each element of A normalized once, for every column to read.
+      std::string live =
+          p.m.isStatic() ? u(rows)
+                         : fmt::format("min({}, {})", sizes.get(p.m), u(rows));
+      s += fmt::format("  for (uint e = lt; e < {0} * {1}; e += {2}) {{\n"
+                       "    uint r = e / {1}, kk = e % {1};\n"
+                       "    if (r < {3}) an[{4}] = loadA(r, kk);\n"
+                       "  }}\n"
+                       "  barrier();\n",
+                       u(rows), u(p.k.constant), u(g.threads), live,
+                       g.vector ? "e / 4u][e % 4u" : "e");
+    }
+    s += "  if (preloaded) {\n";
+    s += accumulate(first, "    ", /*preloaded=*/true);
+    s += fmt::format("    k += {};\n  }}\n", u(first * step));
+  }
   s += "  if (inside) {\n";
   if (g.unroll > 1) {
     s += fmt::format("    for (; k + {} < {}; k += {}) {{\n",
@@ -218,11 +276,16 @@ std::string generateGemvKernel(const GemmProblem &p, const GemvShape &g,
   s += p.declarations + store + declareRowNormStats(p, rows, g.threads) +
        p.functions;
   s += fmt::format("shared {} red[{}];\n", acc, g.threads);
+  if (stagesNormalizedRows(p, g, rows))
+    s += fmt::format("shared {} an[{}];\n", g.vector ? "vec4" : "float",
+                     u(rows * p.k.constant / (g.vector ? 4 : 1)));
   s += "void main() {\n"
        "  uint z = gl_WorkGroupID.z;\n";
   s += p.prologue;
   s += "  uint lt = gl_LocalInvocationID.x;\n";
-  s += generateRowNormStats(p, "0u", rows, g.threads, "lt", g.statsCluster);
+  // (The k-contiguous kernel computes them after its first loads of B.)
+  if (g.columnsContiguous)
+    s += generateRowNormStats(p, "0u", rows, g.threads, "lt", g.statsCluster);
   auto accName = [](int64_t r) { return "acc" + std::to_string(r); };
   for (int64_t r = 0; r < rows; ++r)
     s += fmt::format("  {} {} = {}(0.0);\n", acc, accName(r), acc);

@@ -19,6 +19,9 @@
 // RUN: onyx-opt %t.mlir --target=lavapipe --onnx-static-shapes \
 // RUN:   --onnx-transpose-gemv-weights --onnx-fuse-elementwise \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s --check-prefix=LOWER
+// RUN: onyx-opt %t.mlir --target=lavapipe --onnx-static-shapes \
+// RUN:   --onnx-transpose-gemv-weights --onnx-fuse-elementwise \
+// RUN:   --convert-onnx-to-gpu | FileCheck %s --check-prefix=STAGE
 // RUN: onyx-run %t.mlir --validate --check --input-set='@%t.x1.npy;@%t.g.npy' \
 // RUN:   --input-set='@%t.x3.npy;@%t.g.npy' --input-set='@%t.x7.npy;@%t.g.npy' \
 // RUN:   | FileCheck %s --check-prefix=VK
@@ -43,6 +46,15 @@
 // LOWER-COUNT-4: uint lane = li % 32u, c = li / 32u;
 // LOWER-NOT: uint lane = li %
 // LOWER: uint lane = lt % {{[0-9]+}}u, kg = lt /
+// The RMSNorm's products (one row, and up to 4) load B's first columns'
+// worth before the row statistics, and normalize the rows once into shared
+// memory for every column to read.
+// STAGE: shared vec4 an[64u];
+// STAGE-SAME: bool preloaded = inside && k + 128u < 256u;
+// STAGE: shared vec4 an[256u];
+// STAGE-SAME: bool preloaded = inside && k + 128u < 256u;
+// STAGE-NOT: bool preloaded
+
 // VK: input set 0: run
 // VK-COUNT-4: vs ref: {{.*}}: PASS
 // VK: input set 1: run
