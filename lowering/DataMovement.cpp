@@ -9,6 +9,8 @@
 
 #include "ir/Operation.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -230,20 +232,23 @@ Poly Poly::divideExactly(int64_t divisor) const {
   return p;
 }
 
-void Poly::normalize() {
+bool Poly::normalize() {
   llvm::sort(terms, [](const Term &a, const Term &b) {
     return std::lexicographical_compare(a.symbols.begin(), a.symbols.end(),
                                         b.symbols.begin(), b.symbols.end());
   });
   SmallVector<Term, 2> merged;
+  bool overflowed = false;
   for (Term &t : terms) {
     if (!merged.empty() && merged.back().symbols == t.symbols)
-      merged.back().coefficient += t.coefficient;
+      overflowed |= llvm::AddOverflow(merged.back().coefficient, t.coefficient,
+                                      merged.back().coefficient);
     else
       merged.push_back(std::move(t));
   }
   llvm::erase_if(merged, [](const Term &t) { return t.coefficient == 0; });
   terms = std::move(merged);
+  return overflowed;
 }
 
 Poly Poly::operator+(const Poly &other) const {
@@ -273,6 +278,22 @@ Poly Poly::operator*(const Poly &other) const {
       p.terms.push_back(std::move(t));
     }
   p.normalize();
+  return p;
+}
+
+std::optional<Poly> Poly::checkedMul(const Poly &other) const {
+  Poly p;
+  for (const Term &a : terms)
+    for (const Term &b : other.terms) {
+      Term t{a.symbols, 0};
+      if (llvm::MulOverflow(a.coefficient, b.coefficient, t.coefficient))
+        return std::nullopt;
+      t.symbols.append(b.symbols.begin(), b.symbols.end());
+      llvm::sort(t.symbols);
+      p.terms.push_back(std::move(t));
+    }
+  if (p.normalize())
+    return std::nullopt;
   return p;
 }
 

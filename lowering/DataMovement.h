@@ -131,12 +131,16 @@ public:
   Poly operator+(const Poly &other) const;
   Poly operator-(const Poly &other) const;
   Poly operator*(const Poly &other) const;
+  /// The product, or nothing where a coefficient overflows 64 bits (a
+  /// Slice's step near the int64 limits times a stride of a hostile model).
+  std::optional<Poly> checkedMul(const Poly &other) const;
   Poly operator-() const { return Poly(0) - *this; }
   bool operator==(const Poly &other) const;
   bool operator!=(const Poly &other) const { return !(*this == other); }
 
 private:
-  void normalize();
+  /// Sorts and merges the terms; whether a merged coefficient overflowed.
+  bool normalize();
   SmallVector<Term, 2> terms;
 };
 

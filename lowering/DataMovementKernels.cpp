@@ -443,10 +443,14 @@ LogicalResult lowerSplit(Operation *op, LoweringContext &ctx) {
 // Slice
 //===----------------------------------------------------------------------===//
 
+/// Dims, starts and ends beyond any dim a kernel can index (its sizes are
+/// 32-bit) are the end of the dim, as ONNX's INT_MAX is.
+constexpr int64_t kBeyond = int64_t(1) << 32;
+
 /// The first index and the count of a Slice of `dim` elements from `b` to
-/// `e` in steps of `s` (not 0), with ONNX's clamping; as computeSlice in
-/// dialect/onnx/Slice.cpp for a static dim, and the same on the host for a
-/// dim known only at run time.
+/// `e` in steps of `s` (not 0, at most kBeyond in magnitude), with ONNX's
+/// clamping; as computeSlice in dialect/onnx/Slice.cpp for a static dim, and
+/// the same on the host for a dim known only at run time.
 std::pair<Poly, Poly> sliceAxis(Symbols &symbols, const Poly &dim, int64_t b,
                                 int64_t e, int64_t s) {
   if (dim.isStatic()) {
@@ -466,9 +470,11 @@ std::pair<Poly, Poly> sliceAxis(Symbols &symbols, const Poly &dim, int64_t b,
     e = std::clamp<int64_t>(e, -1, n - 1);
     return {b, std::max<int64_t>(0, (b - e + (-s) - 1) / (-s))};
   }
-  // Ends beyond any dim a kernel can index (its sizes are 32-bit) are the
-  // end of the dim, as ONNX's INT_MAX is.
-  constexpr int64_t kBeyond = int64_t(1) << 32;
+  // Starts and ends near the int64 limits would overflow the coefficients
+  // of dim + b (and its negation on the host): clamped first, which changes
+  // nothing for a dim below kBeyond.
+  b = std::clamp(b, -kBeyond, kBeyond);
+  e = std::clamp(e, -kBeyond, kBeyond);
   if (s > 0) {
     Poly first = b < 0    ? symbols.max(dim + Poly(b), 0)
                  : b == 0 ? Poly(0)
@@ -529,8 +535,16 @@ sliceAxisWithRunTimeStep(Symbols &symbols, const Poly &dim, const Poly &b,
   (void)ctx.check(ctx.arith("gpu.subi", 1, ctx.arith("gpu.eqi", step, 0)),
                   "has a step of 0");
   Poly positive = symbols.arith("gpu.lti", 0, s);
-  Poly up = symbols.select(positive, s, 0);
-  Poly down = symbols.select(positive, 0, -s);
+  // A step longer than the dim takes one element at most, as one of the
+  // dim's length does: bounded by it, so that neither -s (of INT64_MIN) nor
+  // the step times the dim's stride overflows on the host.
+  // One statement per host op: the order of a call's arguments is
+  // unspecified, and the IR must not depend on the compiler.
+  Poly longest = symbols.max(dim, 1);
+  Poly upTo = symbols.min(s, longest);
+  Poly up = symbols.select(positive, upTo, 0);
+  Poly downFrom = symbols.max(s, -longest);
+  Poly down = symbols.select(positive, 0, -downFrom);
   // max(|s|, 1): the division stays defined after a failed check.
   Poly magnitude = symbols.max(up + down, 1);
   auto [firstUp, countUp] = sliceAxisAtRunTime(symbols, dim, b, e, 1);
@@ -590,12 +604,20 @@ FailureOr<SliceGeometry> computeSliceGeometry(Symbols &symbols, Operation *op,
           sliceAxisWithRunTimeStep(symbols, shape[axis], b, e, s);
       return;
     }
+    // A step longer than the dim takes one element at most, as one of the
+    // dim's length does: bounded by the dim (kBeyond where it is known only
+    // at run time), so that the counts and the step times the stride do not
+    // overflow for a step near the int64 limits.
+    int64_t longest = shape[axis].isStatic()
+                          ? std::max<int64_t>(shape[axis].getConstant(), 1)
+                          : kBeyond;
+    int64_t bounded = std::clamp(s.getConstant(), -longest, longest);
     std::tie(start[axis], count[axis]) =
         b.isStatic() && e.isStatic()
             ? sliceAxis(symbols, shape[axis], b.getConstant(), e.getConstant(),
-                        s.getConstant())
-            : sliceAxisAtRunTime(symbols, shape[axis], b, e, s.getConstant());
-    step[axis] = s;
+                        bounded)
+            : sliceAxisAtRunTime(symbols, shape[axis], b, e, bounded);
+    step[axis] = bounded;
   };
   bool staticAxes =
       llvm::all_of(axes, [](const Poly &a) { return a.isStatic(); });
@@ -642,6 +664,37 @@ FailureOr<SliceGeometry> computeSliceGeometry(Symbols &symbols, Operation *op,
   return SliceGeometry{std::move(start), std::move(count), std::move(step)};
 }
 
+/// The source stride of a Slice along an axis of `dim` elements whose
+/// stride in the data is `stride`: the step times that stride, or an error.
+/// A constant step no longer than the dim (sliceOne bounds it) keeps the
+/// product a literal that fits a kernel's 32-bit sizes where the dim is
+/// static; a long step along a dim known only at run time (INT64_MAX, as
+/// models write "to the end") is bounded by the dim on the host instead,
+/// which takes as many elements: one at most.
+FailureOr<Poly> stepTimesStride(Symbols &symbols, const Poly &step,
+                                const Poly &dim, const Poly &stride,
+                                size_t axis) {
+  auto fitsKernel = [](const Poly &p) {
+    return llvm::all_of(p.getTerms(), [](const Poly::Term &t) {
+      return t.coefficient >= -INT32_MAX && t.coefficient <= INT32_MAX;
+    });
+  };
+  std::optional<Poly> product = step.checkedMul(stride);
+  if ((!product || !fitsKernel(*product)) && step.isStatic() &&
+      !dim.isStatic()) {
+    int64_t s = step.getConstant();
+    Poly longest = symbols.max(dim, 1);
+    Poly bounded = symbols.min(s < 0 ? -s : s, longest);
+    product = (s < 0 ? -bounded : bounded).checkedMul(stride);
+  }
+  if (!product) {
+    symbols.getContext().emitError() << "has a step times the stride of axis "
+                                     << axis << " that overflows 64 bits";
+    return failure();
+  }
+  return *product;
+}
+
 /// A Slice read in place (isSliceReadByAttention): no kernel, a strided
 /// read of its data's memory, composed with the data's own where the data
 /// is such a Slice too.
@@ -669,7 +722,11 @@ LogicalResult lowerSliceRead(Operation *op, LoweringContext &ctx) {
   SmallVector<Poly> dims = resultDims(tensorType(op->getResult(0)), g->count);
   for (size_t d = 0; d < shape.size(); ++d) {
     base = base + g->start[d] * strides[d];
-    read.strides.push_back(symbols.materialize(g->step[d] * strides[d]));
+    FailureOr<Poly> stride =
+        stepTimesStride(symbols, g->step[d], shape[d], strides[d], d);
+    if (failed(stride))
+      return failure();
+    read.strides.push_back(symbols.materialize(*stride));
   }
   read.dims = symbols.materialize(dims);
   read.offset = symbols.materialize(base);
@@ -700,7 +757,11 @@ LogicalResult lowerSlice(Operation *op, LoweringContext &ctx) {
   SmallVector<Poly> srcStrides;
   for (size_t d = 0; d < shape.size(); ++d) {
     base = base + g->start[d] * inStrides[d];
-    srcStrides.push_back(g->step[d] * inStrides[d]);
+    FailureOr<Poly> stride =
+        stepTimesStride(symbols, g->step[d], shape[d], inStrides[d], d);
+    if (failed(stride))
+      return failure();
+    srcStrides.push_back(*stride);
   }
   dispatchCopies(symbols, "slice",
                  {gatherPiece(outDims, 0, base, srcStrides, 1)}, byteSize,
