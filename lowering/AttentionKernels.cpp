@@ -101,8 +101,11 @@ AttentionSplit chooseAttentionSplit(LoweringContext &ctx, Size seq, Size keys,
       std::max<int64_t>(1, kSplitWorkgroups / std::max<int64_t>(heads, 1));
   Size parts = ctx.atLeast(
       ctx.min(ctx.ceilDiv(keys, Size(kMinSplitKeys)), Size(cap)), 1);
-  Size splitting = ctx.mul(ctx.arith("gpu.eqi", seq, Size(1)),
-                           ctx.arith("gpu.lei", Size(kSplitFromKeys), keys));
+  // One statement per host op: the order of a call's arguments is
+  // unspecified, and the IR must not depend on the compiler.
+  Size manyKeys = ctx.arith("gpu.lei", Size(kSplitFromKeys), keys);
+  Size oneQuery = ctx.arith("gpu.eqi", seq, Size(1));
+  Size splitting = ctx.mul(oneQuery, manyKeys);
   split.splits = ctx.select(splitting, parts, Size(1));
   split.chunk = ctx.ceilDiv(keys, split.splits);
   split.isSplit = ctx.sub(Size(1), ctx.arith("gpu.eqi", split.splits, Size(1)));
@@ -248,8 +251,9 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       Size m = maskDims[i];
       if (sameSize(m, want) || (m.isStatic() && m.constant == 1))
         continue;
-      Size ok = ctx.select(ctx.arith("gpu.eqi", m, Size(1)), Size(1),
-                           ctx.arith("gpu.eqi", m, want));
+      // One statement per host op, as in chooseAttentionSplit.
+      Size equal = ctx.arith("gpu.eqi", m, want);
+      Size ok = ctx.select(ctx.arith("gpu.eqi", m, Size(1)), Size(1), equal);
       if (failed(ctx.check(ok,
                            "Attention: the mask's dimension {0} does not "
                            "broadcast to {1}",

@@ -321,8 +321,10 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   SmallVector<Size> flags;
   Size count(0);
   for (auto [i, c] : llvm::enumerate(*condition)) {
-    Size taken =
-        ctx.mul(isNonZero(ctx, c), ctx.arith("gpu.lti", int64_t(i), length));
+    // One statement per host op: the order of a call's arguments is
+    // unspecified, and the IR must not depend on the compiler.
+    Size inside = ctx.arith("gpu.lti", int64_t(i), length);
+    Size taken = ctx.mul(isNonZero(ctx, c), inside);
     flags.push_back(taken);
     count = ctx.arith("gpu.addi", count, taken);
   }

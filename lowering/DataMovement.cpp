@@ -399,15 +399,22 @@ std::string Symbols::intText(const Poly &value, KernelSizes &sizes) {
   return "int(" + text(value, sizes) + ")";
 }
 
+// Operands are materialized last first, in statements of their own: the
+// order of a call's arguments is unspecified, and the host program must not
+// depend on the compiler.
 Poly Symbols::arith(StringRef name, const Poly &a, const Poly &b) {
-  return get(ctx.arith(name, materialize(a), materialize(b)));
+  Size second = materialize(b);
+  Size first = materialize(a);
+  return get(ctx.arith(name, first, second));
 }
 
 Poly Symbols::select(const Poly &condition, const Poly &a, const Poly &b) {
   if (a == b)
     return a;
-  return get(
-      ctx.select(materialize(condition), materialize(a), materialize(b)));
+  Size ifFalse = materialize(b);
+  Size ifTrue = materialize(a);
+  Size test = materialize(condition);
+  return get(ctx.select(test, ifTrue, ifFalse));
 }
 
 Poly Symbols::min(const Poly &a, const Poly &b) {

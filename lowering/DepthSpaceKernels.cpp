@@ -90,8 +90,11 @@ LogicalResult lowerDepthSpace(Operation *op, LoweringContext &ctx) {
                          b, S(is[1]));
     break;
   }
+  // The push constants in a set order (the last first), not in the
+  // compiler's order of evaluating a call's arguments.
+  std::string columns = S(is[3]), rows = S(is[2]), channels = S(is[1]);
   std::string index = fmt::format("((o0 * {} + sc) * {} + sy) * {} + sx",
-                                  S(is[1]), S(is[2]), S(is[3]));
+                                  channels, rows, columns);
   std::string count = S(total), coordinates = sizes.unflatten(os, "o", "o");
   uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
   KernelSpec spec;

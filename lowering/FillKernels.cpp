@@ -139,8 +139,10 @@ static std::optional<Size> getIntegralBound(LoweringContext &ctx,
   int64_t limit =
       int64_t(1) << std::min<unsigned>(
           62, llvm::APFloat::semanticsPrecision(type.getFloatSemantics()));
-  if (failed(ctx.check(ctx.mul(ctx.arith("gpu.lei", -limit, v),
-                               ctx.arith("gpu.lei", v, limit)),
+  // One statement per host op: the order of a call's arguments is
+  // unspecified, and the IR must not depend on the compiler.
+  Size belowLimit = ctx.arith("gpu.lei", v, limit);
+  if (failed(ctx.check(ctx.mul(ctx.arith("gpu.lei", -limit, v), belowLimit),
                        "bound {0} is beyond the integers its float type holds "
                        "exactly (magnitude at most {1}) on the GPU",
                        {v, limit})))

@@ -80,6 +80,17 @@ static Value toValue(OpBuilder &builder, Location loc, Size s) {
   return builder.create<gpu::ConstantOp>(loc, s.constant)->getResult(0);
 }
 
+/// The index values of `a` and `b`, materializing constants `b` first (the
+/// order the host programs have always had): in statements of their own,
+/// since the order of a call's arguments is unspecified and the IR must not
+/// depend on the compiler.
+static std::pair<Value, Value> toValues(OpBuilder &builder, Location loc,
+                                        Size a, Size b) {
+  Value second = toValue(builder, loc, b);
+  Value first = toValue(builder, loc, a);
+  return {first, second};
+}
+
 Value LoweringContext::allocate(RankedTensorType type, ArrayRef<Size> sizes) {
   // A `?` whose size the lowering knows (its inputs' dims are static, as
   // where onyx-run gave @main's arguments their inputs' shapes) is a
@@ -139,9 +150,8 @@ Size LoweringContext::floorDiv(Size a, Size b) {
     return a.constant / b.constant;
   if (b.isStatic() && b.constant == 1)
     return a;
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.floordivi",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  auto [x, y] = toValues(builder, getLoc(), a, b);
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.floordivi", x, y);
 }
 
 Size LoweringContext::atLeast(Size a, int64_t floor) {
@@ -178,8 +188,8 @@ Size LoweringContext::arith(StringRef name, Size a, Size b) {
       return a;
   }
   Location loc = getLoc();
-  return gpu::HostArithOp::create(builder, loc, name, toValue(builder, loc, a),
-                                  toValue(builder, loc, b));
+  auto [x, y] = toValues(builder, loc, a, b);
+  return gpu::HostArithOp::create(builder, loc, name, x, y);
 }
 
 Size LoweringContext::select(Size condition, Size a, Size b) {
@@ -188,9 +198,8 @@ Size LoweringContext::select(Size condition, Size a, Size b) {
   if (a.isStatic() && b.isStatic() && a.constant == b.constant)
     return a;
   Location loc = getLoc();
-  return builder
-      .create<gpu::SelectOp>(loc, condition.value, toValue(builder, loc, a),
-                             toValue(builder, loc, b))
+  auto [x, y] = toValues(builder, loc, a, b);
+  return builder.create<gpu::SelectOp>(loc, condition.value, x, y)
       ->getResult(0);
 }
 
@@ -259,9 +268,8 @@ std::optional<SmallVector<Size>> LoweringContext::getShapeValue(Value value) {
 Size LoweringContext::min(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return std::min(a.constant, b.constant);
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.mini",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  auto [x, y] = toValues(builder, getLoc(), a, b);
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.mini", x, y);
 }
 
 Size LoweringContext::sub(Size a, Size b) {
@@ -269,9 +277,8 @@ Size LoweringContext::sub(Size a, Size b) {
     return a.constant - b.constant;
   if (b.isStatic() && b.constant == 0)
     return a;
-  return gpu::HostArithOp::create(builder, getLoc(), "gpu.subi",
-                                  toValue(builder, getLoc(), a),
-                                  toValue(builder, getLoc(), b));
+  auto [x, y] = toValues(builder, getLoc(), a, b);
+  return gpu::HostArithOp::create(builder, getLoc(), "gpu.subi", x, y);
 }
 
 Size LoweringContext::same(Size a, Size b, StringRef message) {
@@ -291,8 +298,9 @@ Size LoweringContext::broadcast(Size a, Size b, StringRef message) {
   if (b.isStatic() && b.constant == 1)
     return a;
   Size aOne = arith("gpu.eqi", a, 1), bOne = arith("gpu.eqi", b, 1);
-  Size ok =
-      arith("gpu.maxi", arith("gpu.eqi", a, b), arith("gpu.maxi", aOne, bOne));
+  // One statement per host op (toValues says why).
+  Size eitherOne = arith("gpu.maxi", aOne, bOne);
+  Size ok = arith("gpu.maxi", arith("gpu.eqi", a, b), eitherOne);
   (void)check(ok, message, {a, b});
   if (a.isStatic())
     return a;

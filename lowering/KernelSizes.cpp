@@ -4,6 +4,8 @@
 
 #include "dialect/gpu/HostOps.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <fmt/format.h>
 
 namespace onyx::lowering {
@@ -54,23 +56,81 @@ std::string KernelSizes::getInt(Size value) {
   return fmt::format("pc.s{}", findOrAdd(values, isSigned, value.value, true));
 }
 
-std::string KernelSizes::declaration() const {
-  if (values.empty())
+/// The push-constant block of fields of `isSigned` taken in `order`.
+static std::string declare(ArrayRef<bool> isSigned, ArrayRef<unsigned> order) {
+  if (order.empty())
     return {};
   std::string fields;
-  for (unsigned i = 0; i < values.size(); ++i)
-    fields += fmt::format(" {} s{};", isSigned[i] ? "int" : "uint", i);
+  for (auto [i, old] : llvm::enumerate(order))
+    fields += fmt::format(" {} s{};", isSigned[old] ? "int" : "uint", i);
   return fmt::format("layout(push_constant) uniform Sizes {{{} }} pc;\n",
                      fields);
+}
+
+static SmallVector<unsigned> identity(unsigned count) {
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < count; ++i)
+    order.push_back(i);
+  return order;
+}
+
+std::string KernelSizes::declaration() const {
+  return declare(isSigned, identity(values.size()));
+}
+
+/// Renumbers the fields of the push-constant block in `glsl` (which holds
+/// the block `declare(isSigned, identity)` once, the text after it naming
+/// field i `pc.s<i>`) in the order that text first names them, fields it
+/// does not name last; returns the old index of each new field. Generators
+/// ask for sizes in the order C++ evaluates their calls, which is
+/// unspecified among a call's arguments and the operands of a string `+`:
+/// numbered by their place in the text, neither the kernel nor its
+/// dispatch depends on the compiler. A text without the block once is left
+/// as it is.
+static SmallVector<unsigned> renumberByUse(std::string &glsl,
+                                           ArrayRef<bool> isSigned) {
+  unsigned count = isSigned.size();
+  std::string declaration = declare(isSigned, identity(count));
+  size_t at = declaration.empty() ? std::string::npos : glsl.find(declaration);
+  if (at == std::string::npos ||
+      glsl.find(declaration, at + 1) != std::string::npos)
+    return identity(count);
+  StringRef body = StringRef(glsl).drop_front(at + declaration.size());
+  SmallVector<unsigned> order;
+  SmallVector<int> newIndex(count, -1);
+  std::string renumbered;
+  size_t copied = 0;
+  for (size_t pos = body.find("pc.s"); pos != StringRef::npos;
+       pos = body.find("pc.s", pos + 1)) {
+    size_t end = pos + 4;
+    while (end < body.size() && llvm::isDigit(body[end]))
+      ++end;
+    unsigned index;
+    if (body.slice(pos + 4, end).getAsInteger(10, index) || index >= count)
+      continue;
+    if (newIndex[index] < 0) {
+      newIndex[index] = order.size();
+      order.push_back(index);
+    }
+    renumbered +=
+        body.slice(copied, pos).str() + fmt::format("pc.s{}", newIndex[index]);
+    copied = end;
+  }
+  renumbered += body.drop_front(copied).str();
+  for (unsigned i = 0; i < count; ++i)
+    if (newIndex[i] < 0)
+      order.push_back(i);
+  glsl = glsl.substr(0, at) + declare(isSigned, order) + renumbered;
+  return order;
 }
 
 void KernelSizes::addTo(KernelSpec &spec,
                         SmallVectorImpl<OpFoldResult> &push) const {
   Type u32 = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
   Type i32 = IntegerType::get(ctx.getContext(), 32);
-  for (auto [value, sign] : llvm::zip(values, isSigned)) {
-    spec.pushConstantTypes.push_back(sign ? i32 : u32);
-    push.push_back(value);
+  for (unsigned old : renumberByUse(spec.glsl, isSigned)) {
+    spec.pushConstantTypes.push_back(isSigned[old] ? i32 : u32);
+    push.push_back(values[old]);
   }
 }
 
@@ -88,9 +148,13 @@ std::string KernelSizes::unflatten(ArrayRef<Size> dims, StringRef flat,
     if (d == 0)
       code +=
           fmt::format("  uint {} = {} / {};\n", name, rest, get(strides[d]));
-    else
+    else {
+      // The push constants in a set order (the last first), not in the
+      // compiler's order of evaluating a call's arguments.
+      std::string dim = get(dims[d]);
       code += fmt::format("  uint {} = ({} / {}) % {};\n", name, rest,
-                          get(strides[d]), get(dims[d]));
+                          get(strides[d]), dim);
+    }
   }
   return code;
 }
@@ -176,10 +240,13 @@ FailureOr<SmallVector<Size>> getWindowOutputSizes(LoweringContext &ctx,
     Size out = ctx.arith("gpu.addi", steps, 1);
     // In ceil mode the last window must start inside the input or the
     // begin padding, not in the end padding.
-    if (ceilMode)
-      out = ctx.sub(out,
-                    ctx.arith("gpu.lei", ctx.arith("gpu.addi", input[d], begin),
-                              ctx.mul(steps, g.strides[d])));
+    if (ceilMode) {
+      // One statement per host op: the order of a call's arguments is
+      // unspecified, and the IR must not depend on the compiler.
+      Size lastStart = ctx.mul(steps, g.strides[d]);
+      Size inputEnd = ctx.arith("gpu.addi", input[d], begin);
+      out = ctx.sub(out, ctx.arith("gpu.lei", inputEnd, lastStart));
+    }
     output.push_back(out);
   }
   return output;

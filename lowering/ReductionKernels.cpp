@@ -184,11 +184,13 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
       none.rowLength = 0;
       RowLayout noneLayout = layout;
       noneLayout.chunkLength = 0;
-      emitReduceKernel(
-          ctx, nullptr, type, none, noneLayout, kind, 0, output, type,
-          ctx.mul(getNumWorkgroups(ctx, space, layout, false),
-                  ctx.arith("gpu.subi", 1,
-                            ctx.arith("gpu.mini", space.rowLength, 1))));
+      // One statement per host op: the order of a call's arguments is
+      // unspecified, and the IR must not depend on the compiler.
+      Size empty =
+          ctx.arith("gpu.subi", 1, ctx.arith("gpu.mini", space.rowLength, 1));
+      Size groups = getNumWorkgroups(ctx, space, layout, false);
+      emitReduceKernel(ctx, nullptr, type, none, noneLayout, kind, 0, output,
+                       type, ctx.mul(groups, empty));
     }
     return success();
   }

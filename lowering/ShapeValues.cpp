@@ -332,8 +332,10 @@ const ShapeOpRow kShapeOpRows[] = {
     {"onnx.Abs",
      [](Operation *op, LoweringContext &ctx) -> std::optional<Elements> {
        return elementwise(op, ctx, [](LoweringContext &ctx, ArrayRef<Size> v) {
-         return ctx.select(ctx.arith("gpu.lti", v[0], Size(0)),
-                           negate(ctx, v[0]), v[0]);
+         // One statement per host op: the order of a call's arguments is
+         // unspecified, and the IR must not depend on the compiler.
+         Size negated = negate(ctx, v[0]);
+         return ctx.select(ctx.arith("gpu.lti", v[0], Size(0)), negated, v[0]);
        });
      }},
     // max(x, 0): what canonicalization makes of a Max with 0 (a Loop's
@@ -457,15 +459,18 @@ std::optional<SmallVector<Size>> normalizeAxesAtRunTime(LoweringContext &ctx,
                                                         StringRef what) {
   SmallVector<Size> normalized;
   for (Size axis : axes) {
-    Size inRange = ctx.mul(ctx.arith("gpu.lei", -rank, axis),
-                           ctx.arith("gpu.lti", axis, rank));
+    // One statement per host op: the order of a call's arguments is
+    // unspecified, and the IR must not depend on the compiler.
+    Size belowRank = ctx.arith("gpu.lti", axis, rank);
+    Size inRange = ctx.mul(ctx.arith("gpu.lei", -rank, axis), belowRank);
     if (failed(ctx.check(inRange,
                          what.str() + " {0} is out of range for rank " +
                              std::to_string(rank),
                          {axis})))
       return std::nullopt;
-    normalized.push_back(ctx.select(ctx.arith("gpu.lti", axis, 0),
-                                    ctx.arith("gpu.addi", axis, rank), axis));
+    Size wrapped = ctx.arith("gpu.addi", axis, rank);
+    normalized.push_back(
+        ctx.select(ctx.arith("gpu.lti", axis, 0), wrapped, axis));
   }
   return normalized;
 }

@@ -449,20 +449,22 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
     return {};
   // chooseGemmSplit's rule on the host, for the run's sizes.
   // (An empty product, whose grids are empty, still evaluates this.)
-  Size tiles = ctx.atLeast(ctx.mul(ctx.mul(ctx.ceilDiv(p.n, int64_t(t.bn)),
-                                           ctx.ceilDiv(p.m, int64_t(t.bm))),
-                                   p.batch),
-                           1);
-  Size splits =
-      ctx.atLeast(ctx.min(ctx.ceilDiv(1024, tiles), ctx.floorDiv(p.k, 32)), 1);
+  // One statement per host op: the order of a call's arguments is
+  // unspecified, and the IR must not depend on the compiler.
+  Size rowTiles = ctx.ceilDiv(p.m, int64_t(t.bm));
+  Size colTiles = ctx.ceilDiv(p.n, int64_t(t.bn));
+  Size tiles = ctx.atLeast(ctx.mul(ctx.mul(colTiles, rowTiles), p.batch), 1);
+  Size kChunks = ctx.floorDiv(p.k, 32);
+  Size splits = ctx.atLeast(ctx.min(ctx.ceilDiv(1024, tiles), kChunks), 1);
   Size chunk = ctx.mul(ctx.ceilDiv(ctx.ceilDiv(p.k, splits), int64_t(t.bk)),
                        int64_t(t.bk));
   GemmSplit split;
   split.splits = ctx.ceilDiv(p.k, chunk);
   split.chunk = chunk;
   // Fewer than 128 tiles (tiles - 126 >= 2) and at least 2 splits.
+  Size severalSplits = ctx.broadcastFactor(split.splits);
   split.gate = ctx.mul(ctx.sub(1, ctx.broadcastFactor(ctx.sub(tiles, 126))),
-                       ctx.broadcastFactor(split.splits));
+                       severalSplits);
   // ... and where a tile's whole k is not cheap (isCheapTile) for the run's
   // rows: more than kCheapTileMacs multiply-adds or kCheapTileBytes read
   // (broadcastFactor(x + 1) is 1 for x > 0).
@@ -470,11 +472,9 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
   Size macs = ctx.mul(ctx.mul(rows, cols), p.k);
   Size read =
       ctx.mul(ctx.mul(ctx.arith("gpu.addi", rows, cols), p.k), int64_t(bytes));
-  Size costly = ctx.min(
-      ctx.arith("gpu.addi",
-                ctx.broadcastFactor(ctx.sub(macs, kCheapTileMacs - 1)),
-                ctx.broadcastFactor(ctx.sub(read, kCheapTileBytes - 1))),
-      int64_t(1));
+  Size manyBytes = ctx.broadcastFactor(ctx.sub(read, kCheapTileBytes - 1));
+  Size manyMacs = ctx.broadcastFactor(ctx.sub(macs, kCheapTileMacs - 1));
+  Size costly = ctx.min(ctx.arith("gpu.addi", manyMacs, manyBytes), int64_t(1));
   split.gate = ctx.mul(split.gate, costly);
   return split;
 }

@@ -13,18 +13,18 @@
 // CHECK-SAME: uniform Sizes { uint s0; uint s1; uint s2; } pc;
 // CHECK-SAME: buffer B0 { uvec4 d[]; } b0;
 // CHECK-SAME: if (i < pc.s0) {
-// CHECK-SAME: uint c1 = ct % pc.s2; ct /= pc.s2;
-// CHECK-SAME: b1.d[c0 * pc.s1 + c1] = b0.d[i];
+// CHECK-SAME: uint c1 = ct % pc.s1; ct /= pc.s1;
+// CHECK-SAME: b1.d[c0 * pc.s2 + c1] = b0.d[i];
 // CHECK: gpu.kernel @concat_1(read, write)
-// CHECK-SAME: b1.d[pc.s2 + c0 * pc.s1 + c1] = b0.d[i];
+// CHECK-SAME: b1.d[pc.s2 + c0 * pc.s3 + c1] = b0.d[i];
 // CHECK: %[[PAST:.+]] = gpu.dim %arg0[2]
 // CHECK: %[[NEW:.+]] = gpu.dim %arg1[2]
 // CHECK: %[[TOTAL:.+]] = gpu.addi %[[PAST]], %[[NEW]]
 // CHECK: %[[OUT:.+]] = gpu.alloc(%[[TOTAL]]) : !gpu.view<1x2x?x4xf32>
 // CHECK: %[[N0:.+]] = gpu.muli %{{.+}}, %[[PAST]]
-// CHECK: gpu.dispatch @concat[%{{.+}}, 1, 1](%{{.+}}, %[[OUT]]) push(%[[N0]], %[[TOTAL]], %[[PAST]])
+// CHECK: gpu.dispatch @concat[%{{.+}}, 1, 1](%{{.+}}, %[[OUT]]) push(%[[N0]], %[[PAST]], %[[TOTAL]])
 // CHECK: %[[N1:.+]] = gpu.muli %{{.+}}, %[[NEW]]
-// CHECK: gpu.dispatch @concat_1[%{{.+}}, 1, 1](%{{.+}}, %[[OUT]]) push(%[[N1]], %[[TOTAL]], %[[PAST]], %[[NEW]])
+// CHECK: gpu.dispatch @concat_1[%{{.+}}, 1, 1](%{{.+}}, %[[OUT]]) push(%[[N1]], %[[NEW]], %[[PAST]], %[[TOTAL]])
 func.func @main(%past: tensor<1x2x?x4xf32>, %new: tensor<1x2x?x4xf32>) -> tensor<1x2x?x4xf32> {
   %kv = "onnx.Concat"(%past, %new) {axis = 2 : si64} : (tensor<1x2x?x4xf32>, tensor<1x2x?x4xf32>) -> tensor<1x2x?x4xf32>
   return %kv : tensor<1x2x?x4xf32>

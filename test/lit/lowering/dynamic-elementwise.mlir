@@ -39,9 +39,9 @@ func.func @main(%x: tensor<?x4xf32>, %y: tensor<4xf32>) -> tensor<?x4xf32> {
 // CHECK: gpu.dispatch @sub[%{{.+}}, 1, 1]({{.+}}) push(%{{.+}}, %{{.+}}, %{{.+}})
 // GLSL: gpu.kernel @sub(read, read, write) workgroup_size(256, 1, 1) push_constants(ui32, ui32, ui32)
 // GLSL-SAME: uniform Sizes { uint s0; uint s1; uint s2; } pc;
-// GLSL-SAME: if (i >= pc.s2) return;
-// GLSL-SAME: float x0 = in0.d[c0 * pc.s0 + c1];
-// GLSL-SAME: float x1 = in1.d[c0 * pc.s1];
+// GLSL-SAME: if (i >= pc.s0) return;
+// GLSL-SAME: float x0 = in0.d[c0 * pc.s1 + c1];
+// GLSL-SAME: float x1 = in1.d[c0 * pc.s2];
 func.func @main(%x: tensor<?x4xf32>, %y: tensor<?x1xf32>) -> tensor<?x4xf32> {
   %0 = "onnx.Sub"(%x, %y) : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>

@@ -120,7 +120,7 @@ func.func @main(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>) -> tensor<?x256xf3
 // GLSL: gpu.kernel @matmul_5(read, read, write) workgroup_size(128, 1, 1)
 // GLSL-SAME: uint row0 = gl_WorkGroupID.y * 32u, col0 = gl_WorkGroupID.x * 32u;
 // GLSL: gpu.kernel @matmul_6(read, read, write) workgroup_size(256, 1, 1)
-// GLSL-SAME: uint kBegin = split * pc.s3, kEnd = min(kBegin + pc.s3, 256u);
+// GLSL-SAME: uint kBegin = split * pc.s2, kEnd = min(kBegin + pc.s2, 256u);
 // GLSL-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
 // GLSL: gpu.kernel @matmul_7(read, read, write) workgroup_size(256, 1, 1)
 // GLSL-SAME: uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
@@ -212,11 +212,11 @@ func.func @main(%a: tensor<?x128xf32>, %b: tensor<128x8xf32>) -> tensor<?x8xf32>
 // GLSL-SAME: layout(set = 0, binding = 0, std430) readonly buffer B0 { float d[]; } a;
 // GLSL-SAME: layout(set = 0, binding = 1, std430) readonly buffer B1 { vec4 d[]; } b;
 // GLSL-SAME: float loadA(uint row, uint k) { return a.d[aBase + row * pc.s0 + k]; }
-// GLSL-SAME: uint z = gl_WorkGroupID.z / pc.s2, split = gl_WorkGroupID.z % pc.s2;
-// GLSL-SAME: uint kBegin = split * pc.s4, kEnd = min(kBegin + pc.s4, pc.s0);
-// GLSL-SAME: av0 = (gr < pc.s1 && gk < pc.s0) ? loadA(gr, gk) : float(0);
+// GLSL-SAME: uint z = gl_WorkGroupID.z / pc.s1, split = gl_WorkGroupID.z % pc.s1;
+// GLSL-SAME: uint kBegin = split * pc.s3, kEnd = min(kBegin + pc.s3, pc.s0);
+// GLSL-SAME: av0 = (gr < pc.s4 && gk < pc.s0) ? loadA(gr, gk) : float(0);
 // GLSL: gpu.kernel @matmul_reduce(read, write)
-// GLSL-SAME: for (uint s = 1u; s < pc.s2; ++s)
+// GLSL-SAME: for (uint s = 1u; s < pc.s1; ++s)
 // GLSL: gpu.kernel @matmul_1(read, read, write)
 // GLSL-SAME: for (uint k0 = 0u; k0 < pc.s0; k0 += 16u) {
 func.func @main(%a: tensor<?x8x?xf32>, %b: tensor<1x?x32xf32>) -> tensor<?x8x32xf32> {

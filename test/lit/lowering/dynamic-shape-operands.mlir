@@ -87,11 +87,11 @@ func.func @main(%x: tensor<?x1xf32>, %n: tensor<1xi64>) -> tensor<?x?xf32> {
 // CHECK: %[[Q:.+]] = gpu.ceildivi %[[SPAN]], %{{.+}}
 // CHECK: %[[COUNT:.+]] = gpu.maxi %[[Q]], %{{.+}}
 // CHECK: %[[R:.+]] = gpu.alloc(%[[COUNT]]) : !gpu.view<?xi64>
-// CHECK: gpu.dispatch @range[%{{.+}}, 1, 1](%[[R]]) push(%[[START]], %[[COUNT]])
+// CHECK: gpu.dispatch @range[%{{.+}}, 1, 1](%[[R]]) push(%[[COUNT]], %[[START]])
 // CHECK: gpu.extract %arg1[0]
 // CHECK: gpu.dispatch @fill
-// GLSL: gpu.kernel @range(write) workgroup_size(256, 1, 1) push_constants(i32, ui32)
-// GLSL-SAME: int64_t value = int64_t(pc.s0) + int64_t(i) * 3l;
+// GLSL: gpu.kernel @range(write) workgroup_size(256, 1, 1) push_constants(ui32, i32)
+// GLSL-SAME: int64_t value = int64_t(pc.s1) + int64_t(i) * 3l;
 // GLSL: gpu.kernel @fill(write) workgroup_size(256, 1, 1) push_constants(ui32)
 func.func @main(%start: tensor<i64>, %shape: tensor<2xi64>) -> (tensor<?xi64>, tensor<?x?xf32>) {
   %limit = "onnx.Constant"() {value = dense<20> : tensor<i64>} : () -> tensor<i64>
