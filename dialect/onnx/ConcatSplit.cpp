@@ -12,6 +12,8 @@
 
 #include "ir/Operation.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace onyx::onnx {
 
 namespace {
@@ -121,6 +123,11 @@ LogicalResult inferSplit(InferState &s) {
     if (s.getRank(1) != 1 || s.getElementKind(1) != ElementType::I64)
       return s.emitOperandError(1)
              << "must be a 1-D tensor of i64, got " << s.getType(1);
+    // One size per result, and a Split has at least one.
+    if (s.getShape(1)[0] == 0)
+      return s.emitOperandError(1)
+             << "must have at least one element (one size per result), got "
+             << s.getType(1);
     sizes = s.getConstantInts(1);
     if (!sizes) {
       if (!ShapedType::isDynamic(s.getShape(1)[0]))
@@ -162,7 +169,8 @@ LogicalResult inferSplit(InferState &s) {
     for (int64_t n : *sizes) {
       if (n < 0)
         return s.emitOperandError(1) << "has a negative size " << n;
-      total += n;
+      if (llvm::AddOverflow(total, n, total))
+        return s.emitOperandError(1) << "has sizes whose sum overflows 64 bits";
     }
     if (!ShapedType::isDynamic(dim) && total != dim)
       return s.emitOperandError(1)
@@ -194,10 +202,18 @@ LogicalResult evalSplit(EvalState &s) {
                       : s.getOp()->getNumResults();
   SmallVector<int64_t> sizes =
       s.hasInput(1) ? s.input(1).toInts() : getEvenSplit(dim, count);
+  // Sizes given at run time: one per result, none negative, and a sum
+  // that does not overflow (huge sizes that wrap around to the dim would
+  // copy far beyond the input).
+  unsigned numResults = s.getOp()->getNumResults();
+  if (sizes.size() != numResults)
+    return s.emitError() << "split sizes number " << uint64_t(sizes.size())
+                         << ", but the op has " << numResults << " results";
   int64_t total = 0;
   for (int64_t n : sizes)
-    total += n;
-  if (total != dim || llvm::any_of(sizes, [](int64_t n) { return n < 0; }))
+    if (n < 0 || llvm::AddOverflow(total, n, total))
+      return s.emitError() << "split sizes do not add up to " << dim;
+  if (total != dim)
     return s.emitError() << "split sizes do not add up to " << dim;
   size_t size = getByteSize(in.getElementType());
   int64_t outer = getNumElements(in.getShape().take_front(axis));

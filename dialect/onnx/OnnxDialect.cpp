@@ -81,6 +81,13 @@ runInference(Context *ctx, const OpDef &def, ArrayRef<Type> operandTypes,
   // shape, ConstantOfShape's input) may be too large to exist; refused
   // here for every op, before anything sizes or allocates it.
   SmallVector<Type> results = state.takeResults();
+  // An op the verifier would refuse must not be created: inference that
+  // takes its result count from operands (Split's sizes) may give too few.
+  if (results.size() < schema.getMinResults())
+    return emitError(loc) << "'" << schema.name << "' op gives "
+                          << uint64_t(results.size())
+                          << " results, expected at least "
+                          << schema.getMinResults();
   for (auto [i, type] : llvm::enumerate(results)) {
     auto shaped = dyn_cast<ShapedType>(type);
     if (shaped && !hasRepresentableSize(shaped))

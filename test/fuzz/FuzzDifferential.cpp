@@ -257,7 +257,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   builder.create<ReturnOp>(loc, results);
   func.setFunctionType(builder.getFunctionType(argTypes, resultTypes));
   if (failed(verify(*module))) {
-    fprintf(stderr, "the generated function does not verify\n");
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    fprintf(stderr, "the generated function does not verify:\n%s\n",
+            text.c_str());
+    for (const Diagnostic &diag : quiet.getDiagnostics())
+      fprintf(stderr, "%s\n", diag.str().c_str());
     abort();
   }
 

@@ -187,6 +187,13 @@ TEST_F(ArityTest, EveryOpRejectsBadOperandListsWithoutCrashing) {
               EXPECT_FALSE(collect.getDiagnostics().empty());
             }
           }
+          // What inference creates, the verifier accepts (a Split whose
+          // sizes were empty had no results, which the verifier refuses).
+          if (op) {
+            ScopedDiagnosticCollector collect(&ctx);
+            EXPECT_TRUE(succeeded(verify(op)))
+                << schema->name.str() << " with " << n << " operands";
+          }
           if (op && inputs.size() == n) {
             ScopedDiagnosticCollector collect(&ctx);
             SmallVector<Tensor> outputs;
@@ -217,6 +224,21 @@ TEST_F(ArityTest, EveryOpRejectsBadOperandListsWithoutCrashing) {
     }
   }
   EXPECT_GT(attempts, 1000u);
+}
+
+// The finding of fuzz-differential (test/fuzz/corpus/differential/
+// split-empty-sizes): a Split of an empty tensor into no parts.
+TEST_F(ArityTest, SplitWithNoSizesIsRefused) {
+  Value data = makeConstant(Tensor::fromInts(ElementType::I64, {0}, {}));
+  Value sizes = makeConstant(Tensor::fromInts(ElementType::I64, {0}, {}));
+  ScopedDiagnosticCollector collect(&ctx);
+  EXPECT_EQ(
+      createOp(builder, UnknownLoc::get(&ctx), "onnx.Split", {data, sizes}, {}),
+      nullptr);
+  ASSERT_EQ(collect.getDiagnostics().size(), 1u);
+  EXPECT_EQ(collect.getDiagnostics()[0].str(),
+            "'onnx.Split' op operand 'split' must have at least one element "
+            "(one size per result), got tensor<0xi64>");
 }
 
 } // namespace

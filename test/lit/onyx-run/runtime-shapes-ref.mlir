@@ -84,6 +84,19 @@
 // RUN: onyx-run %t/slice.mlir --backend=ref --input=10xf32=0,1,2,3,4,5,6,7,8,9 --input=1xi64=9 --input=1xi64=-100 --input=1xi64=0 --input=1xi64=-9223372036854775808 | FileCheck %s --check-prefix=SLICE-MIN
 // SLICE-MIN: output 0: tensor<1xf32> = [9]
 
+// Split: sizes given at run time must be one per result (fewer read past
+// the results' end), none negative, adding up to the dim without overflowing
+// (INT64_MAX twice and 6 wrap around to 4: they used to pass, and the copy
+// read far beyond the input).
+// RUN: onyx-run %t/split.mlir --backend=ref --input=4xf32=1,2,3,4 --input=3xi64=1,3,0 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: output 0: tensor<1xf32> = [1]
+// SPLIT-NEXT: output 1: tensor<3xf32> = [2, 3, 4]
+// SPLIT-NEXT: output 2: tensor<0xf32> = []
+// RUN: not onyx-run %t/split.mlir --backend=ref --input=4xf32=1 --input=3xi64=9223372036854775807,9223372036854775807,6 2>&1 | FileCheck %s --check-prefix=SPLIT-OVERFLOW
+// SPLIT-OVERFLOW: split.mlir:2:10: error: 'onnx.Split' op operand 'split' has sizes whose sum overflows 64 bits
+// RUN: not onyx-run %t/split-dynamic.mlir --backend=ref --input=4xf32=1 --input=1xi64=4 2>&1 | FileCheck %s --check-prefix=SPLIT-COUNT
+// SPLIT-COUNT: split-dynamic.mlir:2:10: error: 'onnx.Split' op split sizes number 1, but the op has 2 results
+
 // Gather: indices out of range.
 // RUN: not onyx-run %t/gather.mlir --backend=ref --input=5xf32=1 --input=2xi64=1,5 2>&1 | FileCheck %s --check-prefix=GATHER
 // GATHER: gather.mlir:2:8: error: 'onnx.Gather' op index 5 is out of range for a dimension of size 5
@@ -144,6 +157,18 @@ func.func @main(%x: tensor<2xf32>, %p: tensor<2xi64>) -> tensor<?xf32> {
 func.func @main(%x: tensor<10xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>, %a: tensor<1xi64>, %st: tensor<1xi64>) -> tensor<?xf32> {
   %0 = "onnx.Slice"(%x, %s, %e, %a, %st) : (tensor<10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
+}
+
+//--- split.mlir
+func.func @main(%x: tensor<4xf32>, %s: tensor<3xi64>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %0:3 = "onnx.Split"(%x, %s) {axis = 0 : si64} : (tensor<4xf32>, tensor<3xi64>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
+  return %0#0, %0#1, %0#2 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+//--- split-dynamic.mlir
+func.func @main(%x: tensor<4xf32>, %s: tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0:2 = "onnx.Split"(%x, %s) {axis = 0 : si64} : (tensor<4xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %0#0, %0#1 : tensor<?xf32>, tensor<?xf32>
 }
 
 //--- gather.mlir
