@@ -492,6 +492,10 @@ ParseResult Parser::convertDenseElement(const DenseElement &elt, Type eltType,
     }
   }
   std::memset(dst, 0, eltBytes);
+  // An element is stored in a power-of-two number of bytes: an i644 in 128,
+  // more than its APInt's 88 bytes, which StoreIntToMemory would read past.
+  if (bits.getBitWidth() != 0 && bits.getBitWidth() < eltBytes * 8)
+    bits = bits.zext(eltBytes * 8);
   if (bits.getBitWidth() != 0)
     llvm::StoreIntToMemory(bits, reinterpret_cast<uint8_t *>(dst), eltBytes);
   return success();

@@ -212,6 +212,19 @@ func.func @dense_lists() {
 
 // -----
 
+// Integers wider than 64 bits: each element is stored in a power-of-two
+// number of bytes, more than the APInt holding it (an i129's 24 bytes in 32,
+// an i644's 88 in 128), which the parser once read past (fuzz-ir-text,
+// test/fuzz/corpus/ir-text/dense-i644).
+// CHECK-LABEL: func.func @dense_wide
+// CHECK: "t.attr"() {a = dense<[1, -2]> : tensor<2xi129>, b = dense<[3, 123456789012345678901234567890]> : tensor<2xi644>} : () -> ()
+func.func @dense_wide() {
+  "t.attr"() {a = dense<[1, -2]> : tensor<2xi129>, b = dense<[3, 123456789012345678901234567890]> : tensor<2xi644>} : () -> ()
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @dense_bool
 // CHECK: "t.attr"() {a = dense<[true, false, true]> : tensor<3xi1>, b = dense<{{\[\[}}false], [true]]> : tensor<2x1xi1>} : () -> ()
 func.func @dense_bool() {
