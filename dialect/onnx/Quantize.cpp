@@ -215,9 +215,13 @@ LogicalResult inferQuantize(InferState &s) {
   return success();
 }
 
-/// round(v) half to even, plus the zero point, saturated to `type`.
+/// round(v) half to even, plus the zero point, saturated to `type`. NaN,
+/// which no integer holds, gives the type's minimum (the Vulkan expansion's
+/// result on lavapipe, and what converting through a saturated int32 gives).
 int64_t quantize(float v, float zp, std::pair<double, double> range) {
   double q = double(std::nearbyint(v)) + zp;
+  if (std::isnan(q))
+    return int64_t(range.first);
   return int64_t(std::clamp(q, range.first, range.second));
 }
 

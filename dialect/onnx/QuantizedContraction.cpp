@@ -199,7 +199,8 @@ Tensor requantize(ArrayRef<int64_t> acc, ArrayRef<float> multipliers,
   SmallVector<int64_t> values(acc.size());
   for (auto [i, v] : llvm::enumerate(values)) {
     double q = std::nearbyint(double(acc[i]) * double(multipliers[i])) + z;
-    v = int64_t(std::clamp(q, lo, hi));
+    // NaN (from a NaN scale) gives the minimum, as in quantize.
+    v = int64_t(std::isnan(q) ? lo : std::clamp(q, lo, hi));
   }
   return Tensor::fromInts(type, shape, values);
 }
