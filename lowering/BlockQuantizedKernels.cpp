@@ -157,7 +157,11 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
     resultType =
         cast<RankedTensorType>(p.epilogue->result.getType()).getElementType();
   }
-  s += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
+  if (p.splitResults.empty())
+    s += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
+  for (size_t i = 0; i < p.splitResults.size(); ++i)
+    s += glsl::buffer(binding + i, gpu::Access::Write, resultType,
+                      "y" + std::to_string(i));
   s += fmt::format("float scaleOf(uint block) {{ return {}; }}\n",
                    glsl::load(p.et, "scales", "block"));
   if (!p.hasZeros)
@@ -223,8 +227,13 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
     body += "\n" + code + " ";
   }
   std::string storeAt = p.storeIndex.empty() ? "idx" : "(" + p.storeIndex + ")";
-  std::string fn = "void storeY(uint row, uint col, float v) { " + body +
-                   glsl::store(resultType, "y", storeAt, value) + " }\n";
+  std::string store =
+      p.splitResults.empty()
+          ? glsl::store(resultType, "y", storeAt, value)
+          : generateSplitStores(p.splitResults, p.splitStoreIndex, resultType,
+                                storeAt, value);
+  std::string fn =
+      "void storeY(uint row, uint col, float v) { " + body + store + " }\n";
   return s + glsl::helpers(fn) + fn;
 }
 
@@ -396,8 +405,17 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
     p.rowNorm = rowNorm;
     p.normBias = !rowNorm.rms && hasOperand(norm, 2);
   }
+  Value stored = epilogue ? epilogue->result : op->getResult(0);
+  // The parts of a Split of the result go each to its tensor (or cache).
+  if (stored.hasOneUse())
+    if (Operation *split = stored.getUses().begin()->getOwner();
+        isSplitWrittenByMatMul(split, ctx.getTarget()))
+      p.splitResults.append(split->getResults().begin(),
+                            split->getResults().end());
+  unsigned numOutputs = std::max<size_t>(1, p.splitResults.size());
   unsigned numBindings = getNumNBitsBindings(op) + (norm ? 1 : 0) + p.normBias +
-                         (epilogue ? epilogue->inputs.size() : 0);
+                         (epilogue ? epilogue->inputs.size() : 0) + numOutputs -
+                         1;
   if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
     return ctx.emitError()
            << "needs " << numBindings
@@ -415,18 +433,25 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   SmallVector<Size> outDims(dims);
   outDims.back() = p.n;
   p.resultDims = outDims;
-  Value stored = epilogue ? epilogue->result : op->getResult(0);
+  KernelSizes sizes(ctx);
+  p.sizes = &sizes;
   // A decoder's new key or value rows [b, s, H * d] go straight into its
   // cache's state (storeIntoCache), as the GEMM's do: no append dispatch.
   std::optional<CacheRowsStore> cache;
-  if (outDims.size() == 3)
-    cache = storeIntoCache(ctx, stored, outDims);
-  Value out;
-  if (cache) {
-    out = cache->state;
+  SmallVector<Value, 3> outs;
+  if (!p.splitResults.empty()) {
+    outs = allocateSplitParts(ctx, sizes, p.splitResults, outDims,
+                              p.splitStoreIndex);
   } else {
-    out = ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims);
-    ctx.setResult(stored, out);
+    if (outDims.size() == 3)
+      cache = storeIntoCache(ctx, stored, outDims);
+    if (cache) {
+      outs.push_back(cache->state);
+    } else {
+      outs.push_back(
+          ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims));
+      ctx.setResult(stored, outs.back());
+    }
   }
   if (m.isStatic() && m.constant == 0)
     return success();
@@ -452,15 +477,14 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
       views.push_back(input.view);
   if (llvm::any_of(views, [](Value v) { return !v; }))
     return failure();
-  views.push_back(out);
+  views.append(outs.begin(), outs.end());
 
-  KernelSizes sizes(ctx);
-  p.sizes = &sizes;
   std::string mText = sizes.get(m);
   if (cache)
     p.storeIndex = cache->index(sizes, "row", "col");
-  SmallVector<gpu::Access> bindings(numBindings - 1, gpu::Access::Read);
-  bindings.push_back(gpu::Access::Write);
+  SmallVector<gpu::Access> bindings(numBindings - numOutputs,
+                                    gpu::Access::Read);
+  bindings.append(numOutputs, gpu::Access::Write);
   int64_t mBound = m.isStatic() ? m.constant : 4;
   bool gemv = mBound <= 4;
   bool both = !m.isStatic();

@@ -55,6 +55,12 @@ struct NBitsProblem {
   /// of a decoder's cache, stored into its state); the epilogue still reads
   /// at row * n + col.
   std::string storeIndex;
+  /// The results of a Split of the result along its columns that the
+  /// kernels write part by part (isSplitWrittenByMatMul), bound as y0, y1,
+  /// ... in place of y, and where each part's elements go
+  /// (allocateSplitParts); empty to store the whole result.
+  SmallVector<Value, 3> splitResults;
+  SmallVector<std::string, 3> splitStoreIndex;
 
   int64_t valuesPerWord() const { return 32 / bits; }
   int64_t wordsPerRow() const { return blocks * blob / 4; }

@@ -105,6 +105,35 @@ struct GemmDispatch {
 
 } // namespace
 
+SmallVector<Value, 3>
+allocateSplitParts(LoweringContext &ctx, KernelSizes &sizes,
+                   ArrayRef<Value> parts, ArrayRef<Size> resultDims,
+                   SmallVectorImpl<std::string> &storeIndex) {
+  SmallVector<Value, 3> ys;
+  storeIndex.assign(parts.size(), "");
+  int64_t firstColumn = 0;
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    auto partType = cast<RankedTensorType>(part.getType());
+    int64_t partFirst = firstColumn;
+    firstColumn += partType.getShape().back();
+    SmallVector<Size> dims(resultDims);
+    if (!dims.empty())
+      dims.back() = partType.getShape().back();
+    else
+      dims.assign(partType.getShape().begin(), partType.getShape().end());
+    // A key's or value's rows go straight into the decoder's cache.
+    if (std::optional<CacheRowsStore> cache = storeIntoCache(ctx, part, dims)) {
+      ys.push_back(cache->state);
+      std::string column = "sc - " + std::to_string(partFirst) + "u";
+      storeIndex[i] = cache->index(sizes, "so", column);
+      continue;
+    }
+    ys.push_back(ctx.allocate(partType, dims));
+    ctx.setResult(part, ys.back());
+  }
+  return ys;
+}
+
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
                            const GemmProblem &original, Value a, Value b,
                            Value result) {
@@ -125,27 +154,8 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     ys.push_back(ctx.allocate(resultType, problem.resultDims));
     ctx.setResult(result, ys.back());
   }
-  problem.splitStoreIndex.assign(problem.splitResults.size(), "");
-  int64_t firstColumn = 0;
-  for (auto [i, part] : llvm::enumerate(problem.splitResults)) {
-    auto partType = cast<RankedTensorType>(part.getType());
-    int64_t partFirst = firstColumn;
-    firstColumn += partType.getShape().back();
-    SmallVector<Size> dims = problem.resultDims;
-    if (!dims.empty())
-      dims.back() = partType.getShape().back();
-    else
-      dims.assign(partType.getShape().begin(), partType.getShape().end());
-    // A key's or value's rows go straight into the decoder's cache.
-    if (std::optional<CacheRowsStore> cache = storeIntoCache(ctx, part, dims)) {
-      ys.push_back(cache->state);
-      std::string column = "sc - " + std::to_string(partFirst) + "u";
-      problem.splitStoreIndex[i] = cache->index(sizes, "so", column);
-      continue;
-    }
-    ys.push_back(ctx.allocate(partType, dims));
-    ctx.setResult(part, ys.back());
-  }
+  ys.append(allocateSplitParts(ctx, sizes, problem.splitResults,
+                               problem.resultDims, problem.splitStoreIndex));
   auto isZero = [](Size size) { return size.isStatic() && size.constant == 0; };
   if (isZero(problem.m) || isZero(problem.n) || isZero(problem.batch))
     return success();

@@ -863,12 +863,18 @@ bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target) {
         body, [](Operation &inner) { return inner.getNumOperands() != 0; });
     def = first == body.end() ? nullptr : &*first;
   } else if (def) {
-    bindings = getNumGemmBindings(def);
+    bindings = isNBitsContraction(def) ? getNumNBitsBindings(def)
+                                       : getNumGemmBindings(def);
   }
+  // MatMulNBits' kernels write the parts as the GEMM kernel does (B, a
+  // weight of rank 3, is not the MatMul's).
+  bool nbits = def && isNBitsContraction(def);
   // Room for a part per result, and for a fused norm's scale and bias.
-  if (!def || def->getName().getStringRef() != "onnx.MatMul" ||
-      !isGemmContraction(def) || shapeOf(def->getOperand(0)).size() < 2 ||
-      shapeOf(def->getOperand(1)).size() < 2 ||
+  if (!def ||
+      (!nbits &&
+       (def->getName().getStringRef() != "onnx.MatMul" ||
+        !isGemmContraction(def) || shapeOf(def->getOperand(1)).size() < 2)) ||
+      shapeOf(def->getOperand(0)).size() < 2 ||
       bindings + op->getNumResults() - 1 + 2 >
           target.maxPerStageDescriptorStorageBuffers)
     return false;

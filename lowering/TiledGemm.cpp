@@ -290,6 +290,36 @@ SmallVector<GemmStoreInput> getGemmStoreInputs(const GemmProblem &p) {
   return inputs;
 }
 
+std::string generateSplitStores(ArrayRef<Value> parts,
+                                ArrayRef<std::string> storeIndex,
+                                Type resultType, StringRef index,
+                                StringRef value) {
+  // Each part's columns go to its own tensor: element (outer, c) of the
+  // whole result is element (outer, c - first) of the part holding c.
+  int64_t width = 0;
+  for (Value part : parts)
+    width += cast<RankedTensorType>(part.getType()).getShape().back();
+  std::string stores = glsl::computeType(resultType) + " sv = " + value.str() +
+                       "; uint so = " + index.str() + " / " + u(width) +
+                       ", sc = " + index.str() + " % " + u(width) + ";";
+  int64_t first = 0;
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    int64_t partWidth =
+        cast<RankedTensorType>(part.getType()).getShape().back();
+    std::string at = "so * " + u(partWidth) + " + sc - " + u(first);
+    if (i < storeIndex.size() && !storeIndex[i].empty())
+      at = storeIndex[i];
+    std::string store =
+        glsl::store(resultType, "y" + std::to_string(i), at, "sv");
+    first += partWidth;
+    if (i + 1 < parts.size())
+      stores += " if (sc < " + u(first) + ") { " + store + " } else";
+    else
+      stores += " { " + store + " }";
+  }
+  return stores;
+}
+
 std::string generateGemmStore(const GemmProblem &p, unsigned first) {
   KernelSizes &sizes = *p.sizes;
   std::string ct = glsl::computeType(p.elementType);
@@ -325,32 +355,11 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
     body += "uint sidx = " + p.storeIndex + "; ";
     index = "sidx";
   }
-  std::string stores = glsl::store(resultType, "y", index, value);
-  if (!p.splitResults.empty()) {
-    // Each part's columns go to its own tensor: element (outer, c) of the
-    // whole result is element (outer, c - first) of the part holding c.
-    int64_t width = 0;
-    for (Value part : p.splitResults)
-      width += cast<RankedTensorType>(part.getType()).getShape().back();
-    stores = glsl::computeType(resultType) + " sv = " + value +
-             "; uint so = " + index + " / " + u(width) + ", sc = " + index +
-             " % " + u(width) + ";";
-    int64_t first = 0;
-    for (auto [i, part] : llvm::enumerate(p.splitResults)) {
-      int64_t partWidth =
-          cast<RankedTensorType>(part.getType()).getShape().back();
-      std::string at = "so * " + u(partWidth) + " + sc - " + u(first);
-      if (i < p.splitStoreIndex.size() && !p.splitStoreIndex[i].empty())
-        at = p.splitStoreIndex[i];
-      std::string store =
-          glsl::store(resultType, "y" + std::to_string(i), at, "sv");
-      first += partWidth;
-      if (i + 1 < p.splitResults.size())
-        stores += " if (sc < " + u(first) + ") { " + store + " } else";
-      else
-        stores += " { " + store + " }";
-    }
-  }
+  std::string stores =
+      p.splitResults.empty()
+          ? glsl::store(resultType, "y", index, value)
+          : generateSplitStores(p.splitResults, p.splitStoreIndex, resultType,
+                                index, value);
   std::string fn = "void storeC(uint row, uint col, " + ct + " acc) { " + body +
                    stores + " }\n";
   return decls + p.globals + glsl::helpers(fn) + fn;

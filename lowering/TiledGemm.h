@@ -384,6 +384,24 @@ bool isTransposeWrittenByMatMul(Operation *op);
 /// the Split's results (GemmProblem::splitResults).
 bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target);
 
+/// The tensors the parts of a Split that a product writes
+/// (isSplitWrittenByMatMul) are stored into, in order: for a decoder's new
+/// key or value rows, its cache's state (storeIntoCache), with the index of
+/// the part's element (`so`, `sc`) (its row, and its column in the whole
+/// result) in `storeIndex`; else a tensor of the part's own, set as its
+/// result, with an empty index. `resultDims` are the whole result's.
+SmallVector<Value, 3>
+allocateSplitParts(LoweringContext &ctx, KernelSizes &sizes,
+                   ArrayRef<Value> parts, ArrayRef<Size> resultDims,
+                   SmallVectorImpl<std::string> &storeIndex);
+/// GLSL statements storing `value` (of `resultType`), element `index` of
+/// the whole result, into the part holding its column: `parts` bound as
+/// y0, y1, ..., stored at `storeIndex` where that is not empty.
+std::string generateSplitStores(ArrayRef<Value> parts,
+                                ArrayRef<std::string> storeIndex,
+                                Type resultType, StringRef index,
+                                StringRef value);
+
 /// Whether `value` is an absorbed Split's result or a reshape of one: its
 /// view is the whole Split input's, which only MatMuls read.
 bool isSplitWindow(Value value);

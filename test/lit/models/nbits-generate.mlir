@@ -11,15 +11,17 @@
 
 // CHECK: 70 32 83 50 46 50 92 50 70 80 71 58
 
-// A decode step: the RMSNorms are applied by the products that read them
-// and the value projections store their rows straight into the cache, so
-// neither is a dispatch (7 fewer than before: 5 norms, 2 appends), and the
-// causal mask, built from Ranges of the step's lengths, is one fused kernel
+// A decode step: the RMSNorms are applied by the products that read them,
+// the Q, K and V products of a layer are one (onnx-merge-projections) and
+// the value rows go from it straight into the cache, so none of these is a
+// dispatch (the same 20 as the f32 model's), and the causal mask, built
+// from Ranges of the step's lengths, is one fused kernel
 // (test/lit/onyx-run/decode-dispatches.mlir).
 // RUN: onyx-run %models/nbits/llama_tiny.q4.onnx --generate=12 --profile \
 // RUN:   --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=STEP
 // STEP: 70 32 83 50 46 50 92 50 70 80 71 58
-// STEP: last step: 24 dispatches
+// STEP: last step: 20 dispatches
+// STEP-NEXT: by kernel: matmul_nbits_gemv 11,
 // STEP-NOT: rms_norm
 // STEP-NOT: cache_append
 // STEP: last step device time
