@@ -24,7 +24,7 @@
 // CHECK-NEXT:   --onnx-flatten-control-flow[=<options>] - Unroll onnx.Loop and onnx.Scan of counts known when compiling, and turn onnx.If on a run-time condition into both branches and a Where
 // CHECK-NEXT:       max-unrolled-ops=<value> - The most ops one unrolled Loop or Scan may have (iterations times the ops of its body) (default: 65536)
 // CHECK-NEXT:   --onnx-fuse-elementwise - {{.+}}
-// CHECK-NEXT:   --onnx-merge-projections - Merge MatMuls of one operand by constant weights into one MatMul and a Split of its result
+// CHECK-NEXT:   --onnx-merge-projections - Merge MatMuls (and MatMulNBits) of one operand by constant weights into one product and a Split of its result
 // CHECK-NEXT:   --onnx-static-shapes - Check that every tensor has a static shape, or a `?` the kernel generator of each op that touches it handles
 // CHECK-NEXT:   --onnx-transpose-gemv-weights - Store the constant weights of products of few rows transposed, so that each column is contiguous
 // CHECK-NEXT:   --onnx-unroll-recurrent[=<options>] - Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into MatMul and elementwise ops per time step
