@@ -180,9 +180,28 @@ struct TileCopy {
     std::string s;
     unsigned contiguous = rowMajor ? cols : rows;
     unsigned perRow = contiguous / width;
+    // Vectors along k are stored into the k-major shared array one float at
+    // a time, k * stride apart: neighbouring threads walking along k would
+    // all write one bank (a 32-way conflict where the stride is a multiple
+    // of 32). Pairs of threads instead take the two vec4s of one 32-byte
+    // sector of a row, and the pairs neighbouring rows (columns), so that a
+    // store instruction spreads over the banks and a load still uses whole
+    // sectors.
+    bool alongK = isA == rowMajor;
+    unsigned mnDim = isA ? rows : cols;
+    bool paired = width == 4 && alongK && perRow % 2 == 0;
     for (unsigned i = 0; i < getNumLoads(); ++i) {
       std::string e = "(tid + " + u(i * threads) + ")";
       std::string r = var("r", i), c = var("c", i);
+      if (paired) {
+        std::string k = "((" + e + " / " + u(2 * mnDim) + ") * 2u + " + e +
+                        " % 2u) * 4u";
+        std::string mn = "(" + e + " / 2u) % " + u(mnDim);
+        s += "  uint " + (isA ? r : c) + " = " + mn + ", " + (isA ? c : r) +
+             " = " + k + ";\n";
+        s += "  vec4 " + var("v", i) + ";\n";
+        continue;
+      }
       // (r, c): the tile coordinates of the first element of the load.
       if (rowMajor)
         s += "  uint " + r + " = " + e + " / " + u(perRow) + ", " + c + " = (" +
