@@ -156,12 +156,19 @@ DeviceCacheSession::forward(const DecoderStep &step, unsigned nextTokens) {
       return failure();
     }
   }
-  FailureOr<Tensor> logits = fromHostTensor((*outputs)[interface.logits]);
+  // f32 logits (the common case) are read from the downloaded bytes as
+  // they are: each copy or conversion of a vocabulary's logits costs a
+  // visible part of a decode step.
+  const runtime::HostTensor &hostLogits = (*outputs)[interface.logits];
+  bool isF32 = hostLogits.type.getElementType().isF32();
+  FailureOr<Tensor> logits = Tensor();
+  if (!isF32)
+    logits = fromHostTensor(hostLogits);
   if (failed(logits)) {
     report("output 'logits' has an element type onyx cannot sample from");
     return failure();
   }
-  ArrayRef<int64_t> shape = logits->getShape();
+  ArrayRef<int64_t> shape = hostLogits.type.getShape();
   bool lastRead = lastOnly(seq);
   int64_t vocab = lastRead            ? *interface.vocabSize
                   : shape.size() == 3 ? shape[2]
@@ -172,14 +179,18 @@ DeviceCacheSession::forward(const DecoderStep &step, unsigned nextTokens) {
                        fmt::join(shape, ", "), batch, seq));
     return failure();
   }
+  if (isF32 && hostLogits.data.size() !=
+                   uint64_t(hostLogits.type.getNumElements()) * sizeof(float)) {
+    report("output 'logits' came back with a wrong number of bytes");
+    return failure();
+  }
   SmallVector<float> last(batch * vocab);
   for (int64_t row = 0; row < batch; ++row) {
     int64_t offset = lastRead ? row * vocab : (row * seq + seq - 1) * vocab;
-    // f32 logits (the common case) are copied as they are: converting each
-    // element was a tenth of a GPT-2 decode step.
-    if (logits->getElementType() == onnx::ElementType::F32)
+    // (Converting each element was a tenth of a GPT-2 decode step.)
+    if (isF32)
       std::memcpy(last.data() + row * vocab,
-                  logits->getBytes().data() + offset * sizeof(float),
+                  hostLogits.data.data() + offset * sizeof(float),
                   vocab * sizeof(float));
     else
       for (int64_t i = 0; i < vocab; ++i)
