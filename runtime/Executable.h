@@ -237,6 +237,14 @@ public:
   /// The recording of the last run (or, before any, of the load).
   const RecordingStats &getStats() const { return lastStats; }
   const ExecutableCounters &getCounters() const { return counters; }
+  /// Starts the counters of runs and recordings again from zero (those of
+  /// the load, the pipelines created, stay): what follows a warm-up is then
+  /// counted on its own.
+  void resetRunCounters() {
+    unsigned pipelines = counters.pipelinesCreated;
+    counters = {};
+    counters.pipelinesCreated = pipelines;
+  }
   /// Dispatch times of the last run, in dispatch order; empty unless loaded
   /// with `profile` on a device with timestamps.
   ArrayRef<DispatchTiming> getProfile() const { return profile; }

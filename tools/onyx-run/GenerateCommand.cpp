@@ -146,6 +146,8 @@ struct CompiledDecoder {
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<runtime::Executable> exe;
   unsigned kernelsCompiled = 0;
+  /// The process's count of compiled kernels once this one was lowered.
+  unsigned kernelsAfterCompile = 0;
   double compileMs = 0;
 };
 } // namespace
@@ -194,7 +196,8 @@ compileDecoder(const Options &options, const DecoderInterface &interface,
       return nullptr;
     }
   }
-  compiled->kernelsCompiled = lowering::getNumKernelsCompiled() - kernelsBefore;
+  compiled->kernelsAfterCompile = lowering::getNumKernelsCompiled();
+  compiled->kernelsCompiled = compiled->kernelsAfterCompile - kernelsBefore;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   runtime::LoadOptions loadOptions;
@@ -360,13 +363,15 @@ LogicalResult onyx::run::runGeneration(const Options &options,
                                          warmupStart)
                .count() < options.warmupSeconds) {
       FailureOr<std::unique_ptr<DeviceCacheSession>> warmup =
-          DeviceCacheSession::create(*interface, *compiled->exe,
-                                     options.maxSeq, reportMessage,
-                                     int64_t(prompts->size()));
+          DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
+                                     reportMessage, int64_t(prompts->size()));
       if (failed(warmup) ||
           failed(generate(**warmup, *prompts, generation, nullptr)))
         return failure();
     }
+    // --profile's counters are the measured generation's.
+    unsigned pipelinesAtLoad = compiled->exe->getCounters().pipelinesCreated;
+    compiled->exe->resetRunCounters();
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
         DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
                                    reportMessage, int64_t(prompts->size()));
@@ -383,12 +388,14 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     const runtime::ExecutableCounters &counters = compiled->exe->getCounters();
     llvm::outs() << fmt::format(
         "compiled once: {} kernels in {:.1f} ms, {} pipelines; {} "
-        "recordings ({:.1f} us each on average), 0 compiles after the first "
-        "step; the cache stayed on the device\n",
+        "recordings ({:.1f} us each on average), {} compiles and {} pipelines "
+        "created after the load; the cache stayed on the device\n",
         compiled->kernelsCompiled, compiled->compileMs,
         counters.pipelinesCreated, counters.recordings,
         counters.recordings ? counters.recordMicroseconds / counters.recordings
-                            : 0.0);
+                            : 0.0,
+        lowering::getNumKernelsCompiled() - compiled->kernelsAfterCompile,
+        counters.pipelinesCreated - pipelinesAtLoad);
     if (options.profile) {
       // The last step's: a decode step's where there was one.
       const runtime::RecordingStats &stats = compiled->exe->getStats();

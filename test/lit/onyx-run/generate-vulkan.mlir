@@ -8,7 +8,7 @@
 // GPT2: {{^}}58 45 2 74 58 58 93 83 58 58 58 39{{$}}
 // GPT2-NEXT: prefill: 7 tokens in {{[0-9.]+}} ms
 // GPT2-NEXT: decode: 11 tokens, {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
-// GPT2-NEXT: compiled once: {{[0-9]+}} kernels in {{[0-9.]+}} ms, {{[0-9]+}} pipelines; 12 recordings ({{[0-9.]+}} us each on average), 0 compiles after the first step; the cache stayed on the device
+// GPT2-NEXT: compiled once: {{[0-9]+}} kernels in {{[0-9.]+}} ms, {{[0-9]+}} pipelines; 12 recordings ({{[0-9.]+}} us each on average), 0 compiles and 0 pipelines created after the load; the cache stayed on the device
 // The key/value cache is appended in place in its states: each step writes
 // its new rows (the Q/K/V product stores them there itself, and the
 // rotary embedding its rotated keys) and nothing copies the cache; the 4 copies are the 3 token inputs in and the last logits out.
@@ -25,6 +25,14 @@
 // LLAMA: compiled once:
 // LLAMA: last step: {{[0-9]+}} dispatches, {{[0-9]+}} barriers, 4 copies (0 of the cache);
 // LLAMA-NOT: cache_append
+
+// --profile counts the measured generation's recordings, not those of the
+// warm-up generations before it (at least one runs).
+// RUN: onyx-run %S/../../../examples/decoders/gpt2_tiny.onnx --generate=12 \
+// RUN:   --prompt-ids=5,17,42,8,3,29,11 --profile --warmup-seconds=0.2 | FileCheck %s --check-prefix=WARM
+// WARM: {{^}}58 45 2 74 58 58 93 83 58 58 58 39{{$}}
+// WARM: pipelines; 12 recordings ({{[0-9.]+}} us each on average), 0 compiles and 0 pipelines created after the load
+// WARM: recordings: 11 ahead of their step, {{.*}}; 1 on the critical path
 
 // --max-seq stops the generation when the cache is full.
 // RUN: onyx-run %S/../../../examples/decoders/llama_tiny.onnx --generate=12 \
