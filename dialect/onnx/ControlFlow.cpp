@@ -75,6 +75,19 @@ bool isScalarOf(Type type, ElementType element) {
          ShapedType::isDynamic(tensor.getShape()[0]);
 }
 
+/// `type` is a tensor of element type `element` that may hold one element:
+/// any rank, every size 1 or `?`. If's condition is "a tensor of one
+/// element" in ONNX; exporters give it shapes such as [1, 1] (a comparison
+/// of a [1, 1] probability).
+bool isOneElementOf(Type type, ElementType element) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || getElementType(tensor.getElementType()) != element)
+    return false;
+  return llvm::all_of(tensor.getShape(), [](int64_t d) {
+    return d == 1 || ShapedType::isDynamic(d);
+  });
+}
+
 /// The one block of region `i`, which must have `numArgs` arguments.
 LogicalResult verifyBody(Operation *op, unsigned i, StringRef what) {
   Region &region = op->getRegion(i);
@@ -238,7 +251,7 @@ LogicalResult verifyIf(Operation *op) {
   if (op->getNumOperands() != 1)
     return op->emitOpError()
            << "expects 1 operand (the condition), got " << op->getNumOperands();
-  if (!isScalarOf(op->getOperand(0).getType(), ElementType::Bool))
+  if (!isOneElementOf(op->getOperand(0).getType(), ElementType::Bool))
     return op->emitOpError()
            << "operand 'cond' must be a tensor<i1> of one element, got "
            << op->getOperand(0).getType();

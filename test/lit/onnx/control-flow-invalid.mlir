@@ -38,6 +38,19 @@ func.func @if_condition_not_bool(%c: tensor<f32>, %x: tensor<2xf32>) -> tensor<2
 
 // -----
 
+// Any rank holds one element where every size is 1; [1, 2] holds two.
+func.func @if_condition_two_elements(%c: tensor<1x2xi1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.If' op operand 'cond' must be a tensor<i1> of one element, got tensor<1x2xi1>}}
+  %0 = "onnx.If"(%c) ({
+    "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<1x2xi1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 func.func @if_one_region(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
   // expected-error @+1 {{'onnx.If' op expects two regions (then_branch and else_branch)}}
   %0 = "onnx.If"(%c) ({
