@@ -97,6 +97,9 @@ static OwningOpRef<ModuleOp> loadModule(const Options &options,
       return nullptr;
     }
     loadOptions.irDump = irDump;
+    // One run (not --input-set's several): Ifs decided by its input values
+    // take their branch while importing.
+    loadOptions.decideControlFlow = !inputs.empty();
     return loadOnnxModel(options.modelPath, &ctx, inputs, loadOptions);
   }
   if (extension != ".mlir") {

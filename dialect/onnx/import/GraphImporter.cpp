@@ -169,6 +169,9 @@ private:
   /// constant at its first use.
   llvm::StringMap<DenseElementsAttr> constantInputs;
   llvm::StringMap<int64_t> bindings;
+  /// Sizes of graph inputs' dimensions that have no name, from the shapes
+  /// given (ImportOptions::inputShapes): (dimension, size) per input.
+  llvm::StringMap<SmallVector<std::pair<unsigned, int64_t>>> anonymousSizes;
   /// Symbolic dimensions the model uses, bound or not.
   llvm::StringSet<> symbols;
 };
@@ -191,8 +194,14 @@ LogicalResult GraphImporter::bindInputShape(const pb::ValueInfoProto &input,
       return emitError(fileLoc)
              << "input '" << input.name() << "' has size " << dim.dim_value()
              << " in dimension " << uint64_t(i) << ", given " << shape[i];
-    if (!dim.has_dim_param())
+    if (!dim.has_dim_param()) {
+      // A dimension with neither a size nor a name (as exporters leave
+      // the ones they know nothing about) can be bound only here, by its
+      // place in this input.
+      if (!dim.has_dim_value())
+        anonymousSizes[input.name()].push_back({unsigned(i), shape[i]});
       continue;
+    }
     auto [it, inserted] = bindings.try_emplace(dim.dim_param(), shape[i]);
     if (!inserted && it->second != shape[i])
       return emitError(fileLoc)
@@ -266,6 +275,45 @@ GraphImporter::convertShape(const pb::TensorShapeProto &shape) {
       dims.back() = it->second;
   }
   return dims;
+}
+
+/// Adds to `producers` the node that produces each value in `graph` and the
+/// graphs nested in it (the first producer of a name that subgraphs reuse).
+static void mapProducers(const pb::GraphProto &graph,
+                         llvm::StringMap<const pb::NodeProto *> &producers) {
+  for (const pb::NodeProto &node : graph.node()) {
+    for (const std::string &output : node.output())
+      producers.try_emplace(output, &node);
+    for (const pb::AttributeProto &attr : node.attribute())
+      if (attr.has_g())
+        mapProducers(attr.g(), producers);
+  }
+}
+
+/// The inputs of `graph` that the condition of an If, in it or in a graph
+/// nested in it, is computed from.
+static llvm::StringSet<> findConditionInputs(const pb::GraphProto &graph) {
+  llvm::StringMap<const pb::NodeProto *> producers;
+  mapProducers(graph, producers);
+  SmallVector<StringRef> worklist;
+  for (const auto &entry : producers)
+    if (entry.second->op_type() == "If" && entry.second->input_size() > 0)
+      worklist.push_back(entry.second->input(0));
+  llvm::StringSet<> inputs, seen;
+  for (const pb::ValueInfoProto &input : graph.input())
+    inputs.insert(input.name());
+  llvm::StringSet<> found;
+  while (!worklist.empty()) {
+    StringRef name = worklist.pop_back_val();
+    if (!seen.insert(name).second)
+      continue;
+    if (inputs.contains(name))
+      found.insert(name);
+    if (const pb::NodeProto *node = producers.lookup(name))
+      for (const std::string &operand : node->input())
+        worklist.push_back(operand);
+  }
+  return found;
 }
 
 /// What kind of value a non-tensor type describes.
@@ -1042,6 +1090,13 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     FailureOr<RankedTensorType> type = convertInputType(input);
     if (failed(type))
       return nullptr;
+    auto anonymous = anonymousSizes.find(input.name());
+    if (anonymous != anonymousSizes.end()) {
+      SmallVector<int64_t> shape(type->getShape());
+      for (auto [dim, size] : anonymous->second)
+        shape[dim] = size;
+      type = RankedTensorType::get(shape, type->getElementType());
+    }
     argTypes.push_back(*type);
     argLocs.push_back(NameLoc::get(StringAttr::get(ctx, input.name())));
     argAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
@@ -1056,7 +1111,25 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   if (!argAttrs.empty())
     func->setAttr("arg_attrs", builder.getArrayAttr(argAttrs));
   Block *body = builder.createBlock(&func.getBody(), argTypes, argLocs);
-  for (auto [name, arg] : llvm::zip(argNames, body->getArguments())) {
+  llvm::StringSet<> conditionInputs;
+  if (!options.inputValues.empty())
+    conditionInputs = findConditionInputs(graph);
+  for (auto [i, name, arg] : llvm::enumerate(argNames, body->getArguments())) {
+    // An input that decides an If, given its value for the run, is that
+    // value everywhere, so that the If takes its branch here (the argument
+    // stays, unused). A value of another type is left to the check of the
+    // inputs against the arguments, which names it.
+    DenseElementsAttr value;
+    if (conditionInputs.contains(name) && i < options.inputValues.size() &&
+        options.inputValues[i].getNumElements() == 1)
+      value = options.inputValues[i].toAttr(ctx);
+    if (value && value.getType() == arg.getType()) {
+      if (!constantInputs.try_emplace(name, value).second) {
+        emitError(fileLoc) << "input '" << name << "' is listed twice";
+        return nullptr;
+      }
+      continue;
+    }
     if (!values.try_emplace(name, arg).second) {
       emitError(fileLoc) << "input '" << name << "' is listed twice";
       return nullptr;

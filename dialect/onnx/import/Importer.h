@@ -32,6 +32,14 @@ struct ImportOptions {
   /// dimension of an input is bound to the size in its place. A size that
   /// contradicts the model or another binding is an error.
   SmallVector<SmallVector<int64_t>> inputShapes;
+  /// The values of the inputs for the one run the module is imported for,
+  /// in the same order (or none). An input of one element that the
+  /// condition of an If is computed from is imported as a constant of its
+  /// value, so that the If takes its branch while importing: the branch
+  /// not taken may not even be valid for these inputs (a model's branch for
+  /// another sample rate, given audio of this one). The argument stays,
+  /// unused; the module holds for these values only.
+  SmallVector<Tensor> inputValues;
   /// Graph inputs imported as constants of these values instead of
   /// function arguments: inputs that ops need as constants to infer their
   /// shapes (a Reshape's shape, a ReduceSum's axes), which ONNX's node

@@ -55,6 +55,8 @@ onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
   ImportOptions importOptions = getImportOptions(options);
   for (const Tensor &input : inputs)
     importOptions.inputShapes.emplace_back(input.getShape());
+  if (options.decideControlFlow)
+    importOptions.inputValues.assign(inputs.begin(), inputs.end());
   return canonicalize(importOnnxFile(path, ctx, importOptions), ctx, options);
 }
 

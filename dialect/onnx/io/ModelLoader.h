@@ -29,6 +29,11 @@ struct ModelLoadOptions {
   /// Graph inputs imported as constants of these values rather than as
   /// arguments of @main (see ImportOptions::constantInputs).
   llvm::StringMap<Tensor> constantInputs;
+  /// Import for one run on the given inputs: an If whose condition is
+  /// computed from inputs of one element takes its branch while importing
+  /// (ImportOptions::inputValues), so that the module holds for these
+  /// inputs' values only.
+  bool decideControlFlow = false;
   /// Where to print the IR after the import and after each pass, if set.
   llvm::raw_ostream *irDump = nullptr;
 };
