@@ -4,13 +4,15 @@
 Each model is exported with torch.onnx.export (the TorchScript exporter) at
 opsets 13 and 17, with a fixed-seed input and PyTorch's float32 output for
 it. The models are scaled down versions of what people export (an MLP, a
-CNN with BatchNorm, a GPT-2-style block with a dynamic sequence axis), small
+CNN with BatchNorm, a GPT-2-style block with a dynamic sequence axis, a
+small U-Net), small
 enough to commit: the files this writes are the repository's test data, so
 the tests need nothing beside the checkout.
 
 Run by hand with Debian's python3-torch, python3-onnx and python3-numpy:
-    /usr/bin/python3 test/models/gen_models.py [OUTPUT_DIR]
-and commit what changed. OUTPUT_DIR defaults to this script's folder.
+    /usr/bin/python3 test/models/gen_models.py [OUTPUT_DIR [NAME...]]
+and commit what changed. OUTPUT_DIR defaults to this script's folder; names
+limit it to those models.
 
 Writes, per model NAME:
     NAME.onnx, NAME.opset17.onnx   the exports at opsets 13 and 17
@@ -76,6 +78,36 @@ class CNNSmall(nn.Module):
         return self.fc(torch.flatten(self.pool(self.features(x)), 1))
 
 
+class UNetSmall(nn.Module):
+    """A two-level U-Net as segmentation models write it: the encoder's
+    features skip to the decoder, which upsamples once with a transposed
+    convolution and once with bilinear interpolation (Resize)."""
+
+    def __init__(self):
+        super().__init__()
+
+        def block(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1),
+                                 nn.BatchNorm2d(cout), nn.ReLU())
+
+        self.enc1, self.enc2, self.mid = block(3, 8), block(8, 16), block(16, 16)
+        self.pool = nn.MaxPool2d(2)
+        self.up2 = nn.Upsample(scale_factor=2, mode="bilinear",
+                               align_corners=False)
+        self.dec2 = block(32, 8)
+        self.up1 = nn.ConvTranspose2d(8, 8, 2, stride=2)
+        self.dec1 = block(16, 8)
+        self.head = nn.Conv2d(8, 2, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        m = self.mid(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up2(m), e2], 1))
+        d1 = self.dec1(torch.cat([self.up1(d2), e1], 1))
+        return torch.sigmoid(self.head(d1))
+
+
 class Attention(nn.Module):
     """Causal self-attention as GPT-2 writes it: one projection for q, k and
     v, a lower-triangular mask buffer sliced to the sequence length."""
@@ -130,6 +162,8 @@ MODELS = {
                   {"training": torch.onnx.TrainingMode.PRESERVE}),
     "transformer_block": (TransformerBlock, 13, "x", "y", randn(103, 1, 16, 16),
                           [randn(104, 1, 7, 16)], {1: "seq"}, {}),
+    "unet_small": (UNetSmall, 14, "image", "mask", randn(105, 1, 3, 32, 32),
+                   [], None, {}),
 }
 
 
@@ -137,9 +171,11 @@ def save(path, tensor):
     np.save(path, tensor.detach().numpy().astype(np.float32))
 
 
-def generate(out_dir):
+def generate(out_dir, names):
     for name, (cls, seed, in_name, out_name, x, others, dynamic,
                options) in MODELS.items():
+        if names and name not in names:
+            continue
         torch.manual_seed(seed)
         model = cls()
         make_nontrivial(model, seed + 1000)
@@ -163,5 +199,6 @@ def generate(out_dir):
 
 
 if __name__ == "__main__":
+    # [OUTPUT_DIR [NAME...]]: only the models named, if any.
     generate(sys.argv[1] if len(sys.argv) > 1 else
-             os.path.dirname(os.path.abspath(__file__)))
+             os.path.dirname(os.path.abspath(__file__)), sys.argv[2:])
