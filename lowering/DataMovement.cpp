@@ -460,9 +460,13 @@ LogicalResult checkAtRunTime(Symbols &symbols, StringRef relation,
                              const std::string &message) {
   if ((a.isStatic() && b.isStatic()) || (relation != "gpu.lti" && a == b))
     return success();
-  return symbols.getContext().check(
-      symbols.materialize(symbols.arith(relation, a, b)), message,
-      {symbols.materialize(a), symbols.materialize(b)});
+  // One statement per value that may create host ops: the order of a call's
+  // arguments is unspecified, and the host program must not depend on the
+  // compiler.
+  Size first = symbols.materialize(a);
+  Size second = symbols.materialize(b);
+  Size holds = symbols.materialize(symbols.arith(relation, a, b));
+  return symbols.getContext().check(holds, message, {first, second});
 }
 
 SmallVector<Poly> getDims(Symbols &symbols, Value value) {
@@ -609,8 +613,12 @@ std::string indexExpr(Symbols &symbols, KernelSizes &sizes, const Poly &base,
         (t.coefficient < 0 ? down : up) =
             (t.coefficient < 0 ? down : up) + term;
       }
+      // The texts in statements of their own, the last first: each may
+      // create host ops, and the order of a call's arguments is unspecified.
+      std::string downText = symbols.text(down, sizes);
+      std::string upText = symbols.text(up, sizes);
       e += fmt::format("{}c{} * {} - c{} * {}", e.empty() ? "" : " + ", d,
-                       symbols.text(up, sizes), d, symbols.text(down, sizes));
+                       upText, d, downText);
       continue;
     }
     if (!e.empty())

@@ -194,20 +194,26 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
   spec.name = "gather";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  // Each size's text in a statement of its own, the last first: a text may
+  // create host ops, and the order of a `+`'s operands is unspecified (the
+  // host program must not depend on the compiler).
+  std::string runText = text(run), dimText = text(dim);
+  std::string blockText = text(run * count), countText = text(count);
+  std::string totalText = text(total);
   std::string main =
       "void main() {\n"
       "uint i = gl_GlobalInvocationID.x;\n"
       "if (i >= " +
-      text(total) +
+      totalText +
       ") return;\n"
       "uint r = i % " +
-      text(run) +
+      runText +
       ";\n"
       "uint t = (i / " +
-      text(run) + ") % " + text(count) +
+      runText + ") % " + countText +
       ";\n"
       "uint o = i / " +
-      text(run * count) + ";\n" +
+      blockText + ";\n" +
       readIndex(indexType.getElementType(), "indices", "t", "k") +
       "if (k < 0) k += " + dimInt +
       ";\n"
@@ -215,7 +221,7 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
       dimInt +
       ")\n"
       "y.d[i] = x.d[(o * " +
-      text(dim) + " + uint(k)) * " + text(run) +
+      dimText + " + uint(k)) * " + runText +
       " + r];\n"
       "else\n"
       "y.d[i] = " +
@@ -285,10 +291,11 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
   KernelSizes sizes(ctx);
   auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
   // g counts tuples over all batches; the batch's data starts at
-  // n * batchUnits.
+  // n * batchUnits. Each text in a statement of its own, the last first, as
+  // in lowerGather.
+  std::string batchUnits = text(getNumElements(inner).divideExactly(factor));
   std::string offset = "uint n = g / " + text(tuples) +
-                       ";\nuint offset = n * " +
-                       text(getNumElements(inner).divideExactly(factor)) +
+                       ";\nuint offset = n * " + batchUnits +
                        ";\nbool valid = true;\n";
   offset += addTupleOffset(symbols, sizes, indexType.getElementType(), "g",
                            inner.take_front(k), strides, factor);
@@ -296,13 +303,14 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
   spec.name = "gather_nd";
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
   spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  std::string runText = text(run);
   std::string main = "void main() {\n"
                      "uint i = gl_GlobalInvocationID.x;\n"
                      "if (i >= " +
                      text(total) +
                      ") return;\n"
                      "uint g = i / " +
-                     text(run) + ", e = i % " + text(run) + ";\n" + offset +
+                     runText + ", e = i % " + runText + ";\n" + offset +
                      "y.d[i] = valid ? x.d[offset + e] : " + bitsZero(unit) +
                      ";\n}\n";
   spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
@@ -389,6 +397,9 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
     Poly run = slice.divideExactly(factor);
     invocations = tuples * run;
     spec.name = "scatter_nd";
+    // Each text in a statement of its own, the last first, as in
+    // lowerGather.
+    std::string runText = text(run);
     code += bitsBuffer(0, gpu::Access::ReadWrite, unit, "y") +
             indexBuffer(1, indexType.getElementType(), "indices") +
             bitsBuffer(2, gpu::Access::Read, unit, "u") +
@@ -398,7 +409,7 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
             text(invocations) +
             ") return;\n"
             "uint t = i / " +
-            text(run) + ", e = i % " + text(run) + ";\n" + offset +
+            runText + ", e = i % " + runText + ";\n" + offset +
             "if (valid)\n"
             "y.d[offset + e] = u.d[i];\n"
             "}\n";
@@ -407,6 +418,8 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
     std::string c = glsl::computeType(elementType);
     invocations = slice;
     spec.name = "scatter_nd_" + reduction.str();
+    std::string sliceText = text(slice);
+    std::string tuplesText = text(tuples);
     code +=
         glsl::buffer(0, gpu::Access::ReadWrite, elementType, "y") +
         indexBuffer(1, indexType.getElementType(), "indices") +
@@ -414,12 +427,12 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
         "void main() {\n"
         "uint e = gl_GlobalInvocationID.x;\n"
         "if (e >= " +
-        text(slice) +
+        sliceText +
         ") return;\n"
         "for (uint t = 0u; t < " +
-        text(tuples) + "; ++t) {\n" + offset + "if (!valid) continue;\n" + c +
+        tuplesText + "; ++t) {\n" + offset + "if (!valid) continue;\n" + c +
         " a = " + glsl::load(elementType, "y", "offset + e") + ";\n" + c +
-        " b = " + glsl::load(elementType, "u", "t * " + text(slice) + " + e") +
+        " b = " + glsl::load(elementType, "u", "t * " + sliceText + " + e") +
         ";\n" +
         glsl::store(elementType, "y", "offset + e", "(" + combined + ")") +
         "\n}\n}\n";
@@ -470,17 +483,20 @@ LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
     return failure();
   unsigned byteSize = getByteSize(dataType.getElementType());
   KernelSizes sizes(ctx);
+  // Each text in a statement of its own, the last first, as in lowerGather.
+  std::string offset = offsetExpression(
+      texts(symbols, sizes, getStrides(shape)), axis, "uint(k)");
+  std::string axisIndex = readAxisIndex(indexType.getElementType(), "i",
+                                        symbols.intText(shape[axis], sizes));
+  std::string coordinates = coordinatesOf(symbols, sizes, outDims, "i", "c");
   std::string main = "void main() {\n"
                      "uint i = gl_GlobalInvocationID.x;\n"
                      "if (i >= " +
-                     symbols.text(total, sizes) + ") return;\n" +
-                     coordinatesOf(symbols, sizes, outDims, "i", "c") +
-                     readAxisIndex(indexType.getElementType(), "i",
-                                   symbols.intText(shape[axis], sizes)) +
+                     symbols.text(total, sizes) + ") return;\n" + coordinates +
+                     axisIndex +
                      "if (valid)\n"
                      "y.d[i] = x.d[" +
-                     offsetExpression(texts(symbols, sizes, getStrides(shape)),
-                                      axis, "uint(k)") +
+                     offset +
                      "];\n"
                      "else\n"
                      "y.d[i] = " +
@@ -561,10 +577,12 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
   lineShape[axis] = 1;
   Poly lines = getNumElements(lineShape);
   SmallVector<Poly> indexStrides = getStrides(indexShape);
+  // Each text in a statement of its own, the last first, as in lowerGather.
+  std::string axisStride = text(indexStrides[axis]);
   std::string at = fmt::format(
       "({}) + j * {}",
       offsetExpression(texts(symbols, sizes, indexStrides), axis, "0u"),
-      text(indexStrides[axis]));
+      axisStride);
   std::string target = offsetExpression(
       texts(symbols, sizes, getStrides(shape)), axis, "uint(k)");
   bool bits = reduction == "none";
@@ -593,6 +611,12 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
             elementType, "y", "target",
             fmt::format("({})", combineExpression(elementType, reduction))));
   }
+  std::string axisIndex = readAxisIndex(indexType.getElementType(), "at",
+                                        symbols.intText(shape[axis], sizes));
+  std::string lengthText = text(length);
+  std::string coordinates =
+      coordinatesOf(symbols, sizes, lineShape, "line", "c");
+  std::string linesText = text(lines);
   code += fmt::format("void main() {{\n"
                       "uint line = gl_GlobalInvocationID.x;\n"
                       "if (line >= {}) return;\n"
@@ -603,12 +627,8 @@ LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
                       "if (!valid) continue;\n"
                       "uint target = {};\n"
                       "{}}}\n}}\n",
-                      text(lines),
-                      coordinatesOf(symbols, sizes, lineShape, "line", "c"),
-                      text(length), at,
-                      readAxisIndex(indexType.getElementType(), "at",
-                                    symbols.intText(shape[axis], sizes)),
-                      target, write);
+                      linesText, coordinates, lengthText, at, axisIndex, target,
+                      write);
   spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + code;
   dispatchLinear(symbols, spec, sizes, lines, {out, indices, updates});
   return success();

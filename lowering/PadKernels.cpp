@@ -304,7 +304,11 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
   std::string code = bitsBuffer(0, gpu::Access::Read, byteSize, "x");
   if (bindings.size() == 3)
     code += indexBuffer(1, IntegerType::get(ctx.getContext(), 64), "kBuffer");
+  // Each text in a statement of its own, the last first: a text may create
+  // host ops, and the order of a `+`'s operands is unspecified (the host
+  // program must not depend on the compiler).
   std::string colsText = symbols.text(cols, sizes);
+  std::string rowsText = symbols.text(rows, sizes);
   code += bitsBuffer(bindings.size() - 1, gpu::Access::Write, byteSize, "y") +
           "void main() {\n"
           "uint i = gl_GlobalInvocationID.x;\n"
@@ -313,7 +317,7 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
           "int col = int(i % " + colsText +
           ");\n"
           "int row = int((i / " +
-          colsText + ") % " + symbols.text(rows, sizes) +
+          colsText + ") % " + rowsText +
           ");\n"
           "if (col - row " +
           (upper ? ">=" : "<=") + " " + k +
