@@ -69,6 +69,11 @@ LogicalResult checkScaleShape(InferState &s) {
            << "must not be negative, got " << blockSize;
   if (blockSize == 0 && getNumElements(scale) == 1 && scale.size() <= 1)
     return success();
+  // Blocks run along an axis of x, which a scalar does not have.
+  if (blockSize > 0 && rank == 0)
+    return s.emitAttrError("block_size")
+           << "needs an operand 'x' of rank 1 or more, got "
+           << Type(s.getType(0));
   if (failed(s.normalizeAxis(axis, std::max<int64_t>(rank, 1), "axis")))
     return failure();
   auto fits = [](int64_t a, int64_t b) {

@@ -149,6 +149,24 @@ func.func @blocks(%x: tensor<2x4xf32>, %s: tensor<2x3xf32>) -> tensor<2x4xui8> {
 
 // -----
 
+// Blocks run along an axis: a scalar has none (fuzz-differential found the
+// reference evaluator reading x's dims past their end).
+func.func @blocks_of_scalar(%x: tensor<f32>, %s: tensor<f32>) -> tensor<ui8> {
+  // expected-error @+1 {{'onnx.QuantizeLinear' op attribute 'block_size' needs an operand 'x' of rank 1 or more, got tensor<f32>}}
+  %0 = "onnx.QuantizeLinear"(%x, %s) {block_size = 2 : si64} : (tensor<f32>, tensor<f32>) -> tensor<ui8>
+  return %0 : tensor<ui8>
+}
+
+// -----
+
+func.func @blocks_of_scalar_dequantize(%x: tensor<i8>, %s: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'onnx.DequantizeLinear' op attribute 'block_size' needs an operand 'x' of rank 1 or more, got tensor<i8>}}
+  %0 = "onnx.DequantizeLinear"(%x, %s) {block_size = 1 : si64} : (tensor<i8>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 func.func @output_dtype(%x: tensor<3xf32>, %s: tensor<f32>, %zp: tensor<ui8>) -> tensor<3xi8> {
   // expected-error @+1 {{'onnx.QuantizeLinear' op attribute 'output_dtype' names i8, but the zero point has element type ui8}}
   %0 = "onnx.QuantizeLinear"(%x, %s, %zp) {output_dtype = 3 : si64} : (tensor<3xf32>, tensor<f32>, tensor<ui8>) -> tensor<3xi8>
