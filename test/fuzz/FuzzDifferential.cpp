@@ -20,6 +20,9 @@
 // ONYX_VULKAN_VALIDATION=1 any message of the validation layer is a
 // finding.
 //
+// ONYX_FUZZ_PRINT=1 prints each generated function before it runs, so that
+// a crash's reproducer can be read (and turned into a lit test) as IR.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -265,6 +268,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const Diagnostic &diag : quiet.getDiagnostics())
       fprintf(stderr, "%s\n", diag.str().c_str());
     abort();
+  }
+
+  if (const char *print = std::getenv("ONYX_FUZZ_PRINT");
+      print && *print && std::strcmp(print, "0") != 0) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    fprintf(stderr, "%s\n", text.c_str());
   }
 
   SmallVector<Tensor> inputs;
