@@ -164,6 +164,31 @@ static std::string substitute(StringRef pattern, ArrayRef<std::string> args,
   return out;
 }
 
+/// The float variable `value` converted to the integer type `to` as the
+/// reference backend converts (onnx::convertElement): NaN gives 0 and a value
+/// beyond the type's range its nearest bound, where GLSL leaves the
+/// conversion undefined.
+static std::string saturatingConvert(Type to, StringRef value) {
+  auto type = cast<IntegerType>(to);
+  unsigned width = type.getWidth();
+  bool isSigned = !type.isUnsigned();
+  int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0;
+  // The largest value as int64 bits: all ones for uint64.
+  int64_t hi = isSigned      ? int64_t((uint64_t(1) << (width - 1)) - 1)
+               : width == 64 ? int64_t(-1)
+                             : int64_t((uint64_t(1) << width) - 1);
+  double hiValue = isSigned || width < 64 ? double(hi) : 0x1p64;
+  Type f32 = FloatType::getF32(to.getContext());
+  // The bounds compare as floats: 2^63 (INT64_MAX rounded up) and above give
+  // the maximum, so the last conversion is always in range.
+  return fmt::format("isnan({0}) ? {1}(0) : {0} <= {2} ? {3} : {0} >= {4} "
+                     "? {5} : {1}({0})",
+                     value.str(), glsl::computeType(to),
+                     glsl::literal(f32, double(lo)),
+                     glsl::integerLiteral(to, lo), glsl::literal(f32, hiValue),
+                     glsl::integerLiteral(to, hi));
+}
+
 LogicalResult ExpressionWriter::emitRow(Operation *op,
                                         const onnx::ElementwiseInfo &row) {
   SmallVector<std::string> args;
@@ -175,9 +200,26 @@ LogicalResult ExpressionWriter::emitRow(Operation *op,
   Type computeAs = elementTypeOf(op->getOperand(0));
   // GLSL's pow takes floats only (no double or integer overloads), and
   // integers do not convert to float implicitly when 64 bits wide.
-  if (row.name == "onnx.Pow")
+  if (row.name == "onnx.Pow") {
     for (std::string &arg : args)
       arg = "float(" + arg + ")";
+    // An integer base's power converts as the reference backend converts
+    // it: 0 to a negative power (infinite), a negative base to a fraction
+    // (NaN) and overflowing powers have no defined GLSL conversion.
+    // With an integer exponent too, the reference computes exactly and
+    // 0 to a negative power is 0 there (as in numpy and ONNX Runtime).
+    Type resultType = elementTypeOf(op->getResult(0));
+    if (!glsl::isFloat(resultType)) {
+      std::string power = fmt::format("v{}", counter++);
+      std::string value = substitute(row.shader, args, op, computeAs);
+      if (!glsl::isFloat(elementTypeOf(op->getOperand(1))))
+        value = fmt::format("({0}) == 0.0 && ({1}) < 0.0 ? 0.0 : {2}", args[0],
+                            args[1], value);
+      code += fmt::format("  precise float {} = {};\n", power, value);
+      define(op->getResult(0), saturatingConvert(resultType, power));
+      return success();
+    }
+  }
   if (row.arity != 0) {
     define(op->getResult(0), substitute(row.shader, args, op, computeAs));
     return success();

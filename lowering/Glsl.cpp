@@ -381,10 +381,12 @@ static const Helper kHelpers[] = {
      // (lavapipe computes exp2(b * log2(a)): NaN for a negative base); ONNX
      // follows C's pow: a negative base with an integer exponent has the
      // sign of its odd powers, 0 to a negative power is infinite, and
-     // anything to the power 0, and 1 to any power, is 1.
+     // anything to the power 0, and 1 to any power, is 1. Any other power
+     // of a NaN is NaN, which lavapipe's pow does not give (it gave 0).
      "float onyx_pow(float a, float b) {\n"
      "  if (b == 0.0 || a == 1.0) return 1.0;\n"
-     "  if (a > 0.0 || isnan(a) || isnan(b)) return pow(a, b);\n"
+     "  if (isnan(a) || isnan(b)) return a + b;\n"
+     "  if (a > 0.0) return pow(a, b);\n"
      "  if (abs(a) == 1.0 && isinf(b)) return 1.0;\n"
      "  bool integral = b == trunc(b);\n"
      "  if (a < 0.0 && !integral) return uintBitsToFloat(0x7fc00000u);\n"
