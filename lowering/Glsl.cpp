@@ -376,6 +376,15 @@ static const Helper kHelpers[] = {
      "double onyx_gelu_none(double x) { return "
      "double(onyx_gelu_none(float(x)));"
      " }\n"},
+    {"onyx_clamp01",
+     // GLSL's clamp of NaN is undefined (lavapipe gives the lower bound);
+     // NaN stays NaN, as in std::clamp and numpy's clip (HardSigmoid).
+     "float onyx_clamp01(float v) {\n"
+     "  return isnan(v) ? v : clamp(v, 0.0, 1.0);\n"
+     "}\n"
+     "double onyx_clamp01(double v) {\n"
+     "  return isnan(v) ? v : clamp(v, 0.0lf, 1.0lf);\n"
+     "}\n"},
     {"onyx_pow",
      // GLSL leaves pow(a, b) undefined for a < 0 and for a == 0, b <= 0
      // (lavapipe computes exp2(b * log2(a)): NaN for a negative base); ONNX
