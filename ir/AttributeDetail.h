@@ -6,7 +6,7 @@
 #pragma once
 
 #include "ir/Location.h"
-#include "ir/StorageUniquer.h"
+#include "ir/OpaqueStorage.h"
 
 namespace onyx::detail {
 
@@ -58,11 +58,8 @@ struct StringAttrStorage : AttributeStorage {
   bool operator==(const KeyTy &k) const { return value == k; }
   static StringAttrStorage *construct(llvm::BumpPtrAllocator &alloc,
                                       const KeyTy &k) {
-    char *mem = alloc.Allocate<char>(k.size() + 1);
-    std::copy(k.begin(), k.end(), mem);
-    mem[k.size()] = 0;
-    return new (alloc.Allocate<StringAttrStorage>()) StringAttrStorage{
-        {AttrKind::String, nullptr}, StringRef(mem, k.size())};
+    return new (alloc.Allocate<StringAttrStorage>())
+        StringAttrStorage{{AttrKind::String, nullptr}, copyString(alloc, k)};
   }
 };
 
@@ -148,27 +145,7 @@ struct DenseElementsAttrStorage : AttributeStorage {
   }
 };
 
-struct OpaqueAttrStorage : AttributeStorage {
-  using KeyTy = std::pair<StringRef, StringRef>;
-  StringRef dialect;
-  StringRef body;
-  static llvm::hash_code hashKey(const KeyTy &k) {
-    return llvm::hash_combine(k.first, k.second);
-  }
-  bool operator==(const KeyTy &k) const {
-    return dialect == k.first && body == k.second;
-  }
-  static OpaqueAttrStorage *construct(llvm::BumpPtrAllocator &alloc,
-                                      const KeyTy &k) {
-    auto copy = [&](StringRef s) {
-      char *mem = alloc.Allocate<char>(s.size());
-      std::copy(s.begin(), s.end(), mem);
-      return StringRef(mem, s.size());
-    };
-    return new (alloc.Allocate<OpaqueAttrStorage>()) OpaqueAttrStorage{
-        {AttrKind::Opaque, nullptr}, copy(k.first), copy(k.second)};
-  }
-};
+using OpaqueAttrStorage = OpaqueStorage<AttributeStorage, AttrKind::Opaque>;
 
 struct FileLineColLocStorage : AttributeStorage {
   using KeyTy = std::tuple<Attribute, unsigned, unsigned>;

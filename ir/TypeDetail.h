@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "ir/StorageUniquer.h"
+#include "ir/OpaqueStorage.h"
 #include "ir/Types.h"
 
 #include <tuple>
@@ -97,28 +97,7 @@ struct FunctionTypeStorage : TypeStorage {
   }
 };
 
-struct OpaqueTypeStorage : TypeStorage {
-  using KeyTy = std::pair<StringRef, StringRef>;
-  StringRef dialect;
-  StringRef body;
-  static llvm::hash_code hashKey(const KeyTy &k) {
-    return llvm::hash_combine(k.first, k.second);
-  }
-  bool operator==(const KeyTy &k) const {
-    return dialect == k.first && body == k.second;
-  }
-  static OpaqueTypeStorage *construct(llvm::BumpPtrAllocator &alloc,
-                                      const KeyTy &k) {
-    auto copy = [&](StringRef s) {
-      char *mem = alloc.Allocate<char>(s.size() + 1);
-      std::copy(s.begin(), s.end(), mem);
-      mem[s.size()] = 0;
-      return StringRef(mem, s.size());
-    };
-    return new (alloc.Allocate<OpaqueTypeStorage>()) OpaqueTypeStorage{
-        {TypeKind::Opaque, nullptr}, copy(k.first), copy(k.second)};
-  }
-};
+using OpaqueTypeStorage = OpaqueStorage<TypeStorage, TypeKind::Opaque>;
 
 /// Base of types defined by dialects: `dialect` prints and parses them and
 /// `subKind` tells the dialect's own kinds apart.
