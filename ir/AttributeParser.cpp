@@ -162,16 +162,8 @@ Attribute Parser::parseSymbolRefAttr() {
 
 Attribute Parser::parseExtendedAttr() {
   const char *loc = tok.getPtr();
-  if (isAliasReference()) {
-    StringRef name = tok.getSpelling().drop_front();
-    auto it = attrAliases.find(name);
-    if (it == attrAliases.end()) {
-      return nullError(tok.getEndPtr(),
-                       "undefined symbol alias id '" + name + "'");
-    }
-    consume();
-    return it->second;
-  }
+  if (isAliasReference())
+    return parseAliasReference(attrAliases);
   StringRef ns, body;
   if (failed(parseDialectSymbol(ns, body)))
     return {};

@@ -233,6 +233,19 @@ private:
   /// Whether the current `!`/`#` token names an alias rather than a dialect
   /// symbol.
   bool isAliasReference() const;
+  /// The value the alias reference at the current token names in `aliases`
+  /// (the type or the attribute aliases), consumed; null with an error where
+  /// the alias is not defined.
+  template <typename T>
+  T parseAliasReference(const llvm::StringMap<T> &aliases) {
+    StringRef name = tok.getSpelling().drop_front();
+    auto it = aliases.find(name);
+    if (it == aliases.end())
+      return nullError(tok.getEndPtr(),
+                       "undefined symbol alias id '" + name + "'");
+    consume();
+    return it->second;
+  }
 
   //===--------------------------------------------------------------------===//
   // Attributes

@@ -347,16 +347,8 @@ ParseResult Parser::parseDialectSymbol(StringRef &ns, StringRef &body) {
 
 Type Parser::parseExtendedType() {
   const char *loc = tok.getPtr();
-  if (isAliasReference()) {
-    StringRef name = tok.getSpelling().drop_front();
-    auto it = typeAliases.find(name);
-    if (it == typeAliases.end()) {
-      return nullError(tok.getEndPtr(),
-                       "undefined symbol alias id '" + name + "'");
-    }
-    consume();
-    return it->second;
-  }
+  if (isAliasReference())
+    return parseAliasReference(typeAliases);
   StringRef ns, body;
   if (failed(parseDialectSymbol(ns, body)))
     return {};
