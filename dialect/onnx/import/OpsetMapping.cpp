@@ -45,13 +45,6 @@ static FailureOr<RankedTensorType> getOperandType(NodeImporter &node,
   return cast<RankedTensorType>(operand.getType());
 }
 
-/// Removes attributes that do not change the results.
-static LogicalResult drop(NodeImporter &node, ArrayRef<StringRef> names) {
-  for (StringRef name : names)
-    node.takeAttribute(name);
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Attributes that became inputs
 //===----------------------------------------------------------------------===//
@@ -193,6 +186,20 @@ static LogicalResult softmaxOnFlattenedInput(NodeImporter &node) {
   return success();
 }
 
+/// Replaces operand `index` by its Unsqueeze at `axes` (none: unchanged).
+static LogicalResult unsqueezeOperand(NodeImporter &node, unsigned index,
+                                      ArrayRef<int64_t> axes) {
+  if (axes.empty())
+    return success();
+  FailureOr<SmallVector<Value>> expanded =
+      node.getEmitter().create(node.getLoc(), "onnx.Unsqueeze",
+                               {node.getOperand(index), node.createInts(axes)});
+  if (failed(expanded))
+    return failure();
+  node.setOperand(index, (*expanded)[0]);
+  return success();
+}
+
 /// Elementwise binary ops < 7 broadcast only with `broadcast = 1`, and then
 /// align B with A at `axis` rather than at the last dimension. Trailing
 /// unit dimensions make numpy broadcasting do the same.
@@ -213,19 +220,10 @@ static LogicalResult legacyBroadcast(NodeImporter &node) {
     return node.emitError()
            << "broadcast axis " << *axis << " does not fit an input of rank "
            << rankB << " into one of rank " << rankA;
-  int64_t trailing = rankA - start - rankB;
-  if (trailing == 0)
-    return success();
   SmallVector<int64_t> newAxes;
-  for (int64_t i = 0; i < trailing; ++i)
+  for (int64_t i = 0; i < rankA - start - rankB; ++i)
     newAxes.push_back(rankB + i);
-  FailureOr<SmallVector<Value>> expanded =
-      node.getEmitter().create(node.getLoc(), "onnx.Unsqueeze",
-                               {node.getOperand(1), node.createInts(newAxes)});
-  if (failed(expanded))
-    return failure();
-  node.setOperand(1, (*expanded)[0]);
-  return success();
+  return unsqueezeOperand(node, 1, newAxes);
 }
 
 /// PRelu < 7 applies a slope of C values per channel (dimension 1); numpy
@@ -240,13 +238,7 @@ static LogicalResult channelSlope(NodeImporter &node) {
   SmallVector<int64_t> newAxes;
   for (int64_t i = 1; i < x->getRank() - 1; ++i)
     newAxes.push_back(i);
-  FailureOr<SmallVector<Value>> expanded =
-      node.getEmitter().create(node.getLoc(), "onnx.Unsqueeze",
-                               {node.getOperand(1), node.createInts(newAxes)});
-  if (failed(expanded))
-    return failure();
-  node.setOperand(1, (*expanded)[0]);
-  return success();
+  return unsqueezeOperand(node, 1, newAxes);
 }
 
 /// Cast < 6 names the target type by its name ("FLOAT").
@@ -313,18 +305,6 @@ static LogicalResult resizeFromOpset10(NodeImporter &node) {
 // Attributes that inference ignores
 //===----------------------------------------------------------------------===//
 
-/// Opsets < 6 name the inputs an op may overwrite, a hint for in-place
-/// execution with no effect on results.
-static LogicalResult dropConsumedInputs(NodeImporter &node) {
-  return drop(node, {"consumed_inputs"});
-}
-
-/// BatchNormalization and Dropout < 7: is_test selects inference, which is
-/// all the dialect computes.
-static LogicalResult dropIsTest(NodeImporter &node) {
-  return drop(node, {"is_test"});
-}
-
 /// BatchNormalization < 9: `spatial = 1` (the default) is the only form
 /// later versions kept.
 static LogicalResult dropSpatial(NodeImporter &node) {
@@ -335,22 +315,6 @@ static LogicalResult dropSpatial(NodeImporter &node) {
     return node.emitError() << "BatchNormalization with spatial = 0 (one "
                                "mean per element) is not supported";
   return success();
-}
-
-/// Dropout < 12: the ratio does not matter in inference.
-static LogicalResult dropRatio(NodeImporter &node) {
-  return drop(node, {"ratio"});
-}
-
-/// RNN, GRU, LSTM < 7: `output_sequence` only said whether Y is produced,
-/// which the node's outputs say.
-static LogicalResult dropOutputSequence(NodeImporter &node) {
-  return drop(node, {"output_sequence"});
-}
-
-/// Gemm < 7: C always broadcasts from 7 on.
-static LogicalResult dropBroadcast(NodeImporter &node) {
-  return drop(node, {"broadcast"});
 }
 
 //===----------------------------------------------------------------------===//
@@ -401,15 +365,19 @@ struct VersionMapping {
   StringRef opType;
   /// Applies to models importing an opset older than this.
   int64_t beforeOpset;
+  /// Rewrites the node, or null where the row only drops `ignored`.
   LogicalResult (*map)(NodeImporter &);
+  /// An attribute that does not change the results, removed.
+  StringRef ignored = "";
 };
 } // namespace
 
 static constexpr int64_t kAll = kMaxOpset + 1;
 
 static const VersionMapping mappings[] = {
-    // Every op.
-    {"", 6, dropConsumedInputs},
+    // Every op: opsets < 6 name the inputs an op may overwrite, a hint for
+    // in-place execution with no effect on results.
+    {"", 6, nullptr, "consumed_inputs"},
     // Attributes that became inputs.
     {"ReduceSum", 13, axesToOperand},
     {"ReduceMean", 18, axesToOperand},
@@ -444,15 +412,19 @@ static const VersionMapping mappings[] = {
     {"Concat", 4, defaultAxisOne},
     {"Resize", 11, resizeFromOpset10},
     {"Tile", 6, unsupportedTile},
-    // Attributes that inference ignores or that later versions removed.
-    {"BatchNormalization", 7, dropIsTest},
+    // Attributes that inference ignores or that later versions removed:
+    // is_test selects inference, which is all the dialect computes; the
+    // ratio of Dropout does not matter in inference; output_sequence only
+    // said whether Y is produced, which the node's outputs say; Gemm's C
+    // always broadcasts from 7 on.
+    {"BatchNormalization", 7, nullptr, "is_test"},
     {"BatchNormalization", 9, dropSpatial},
-    {"Dropout", 7, dropIsTest},
-    {"Dropout", 12, dropRatio},
-    {"RNN", 7, dropOutputSequence},
-    {"GRU", 7, dropOutputSequence},
-    {"LSTM", 7, dropOutputSequence},
-    {"Gemm", 7, dropBroadcast},
+    {"Dropout", 7, nullptr, "is_test"},
+    {"Dropout", 12, nullptr, "ratio"},
+    {"RNN", 7, nullptr, "output_sequence"},
+    {"GRU", 7, nullptr, "output_sequence"},
+    {"LSTM", 7, nullptr, "output_sequence"},
+    {"Gemm", 7, nullptr, "broadcast"},
     // Every version.
     {"Constant", kAll, constantValue},
 };
@@ -460,10 +432,15 @@ static const VersionMapping mappings[] = {
 LogicalResult mapToCanonicalForm(NodeImporter &node) {
   if (!isOnnxDomain(node.getDomain()))
     return success();
-  for (const VersionMapping &mapping : mappings)
-    if ((mapping.opType.empty() || mapping.opType == node.getOpType()) &&
-        node.getOpset() < mapping.beforeOpset && failed(mapping.map(node)))
+  for (const VersionMapping &mapping : mappings) {
+    if ((!mapping.opType.empty() && mapping.opType != node.getOpType()) ||
+        node.getOpset() >= mapping.beforeOpset)
+      continue;
+    if (!mapping.ignored.empty())
+      node.takeAttribute(mapping.ignored);
+    if (mapping.map && failed(mapping.map(node)))
       return failure();
+  }
   return success();
 }
 
