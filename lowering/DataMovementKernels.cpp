@@ -19,6 +19,7 @@
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
+#include "dialect/onnx/SlicePad.h"
 
 #include "ir/Operation.h"
 
@@ -449,26 +450,13 @@ constexpr int64_t kBeyond = int64_t(1) << 32;
 
 /// The first index and the count of a Slice of `dim` elements from `b` to
 /// `e` in steps of `s` (not 0, at most kBeyond in magnitude), with ONNX's
-/// clamping; as computeSlice in dialect/onnx/Slice.cpp for a static dim, and
-/// the same on the host for a dim known only at run time.
+/// clamping: onnx::sliceAxis (dialect/onnx/SlicePad.h) for a static dim, and
+/// the same rules on the host for a dim known only at run time.
 std::pair<Poly, Poly> sliceAxis(Symbols &symbols, const Poly &dim, int64_t b,
                                 int64_t e, int64_t s) {
   if (dim.isStatic()) {
-    int64_t n = dim.getConstant();
-    if (b < 0)
-      b = b < -n ? 0 : b + n;
-    if (e < 0)
-      e = e < -n ? -1 : e + n;
-    if (s > 0) {
-      b = std::clamp<int64_t>(b, 0, n);
-      e = std::clamp<int64_t>(e, 0, n);
-      return {b, std::max<int64_t>(0, (e - b + s - 1) / s)};
-    }
-    if (n == 0)
-      return {0, 0};
-    b = std::clamp<int64_t>(b, 0, n - 1);
-    e = std::clamp<int64_t>(e, -1, n - 1);
-    return {b, std::max<int64_t>(0, (b - e + (-s) - 1) / (-s))};
+    auto [first, count] = onnx::sliceAxis(dim.getConstant(), b, e, s);
+    return {Poly(first), Poly(count)};
   }
   // Starts and ends near the int64 limits would overflow the coefficients
   // of dim + b (and its negation on the host): clamped first, which changes

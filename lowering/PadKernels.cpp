@@ -18,6 +18,7 @@
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpSchema.h"
+#include "dialect/onnx/SlicePad.h"
 
 #include "ir/Operation.h"
 
@@ -84,35 +85,34 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   if (!padSizes)
     return failure();
   SmallVector<Poly> pads = symbols.get(*padSizes);
-  // As expandPads in dialect/onnx/TilePad.cpp. Axes known only at run time
-  // make each dimension's amounts a selection among the pads (0 where no
-  // axis names it).
-  SmallVector<Poly> axes;
-  if (hasOperand(op, 3)) {
-    std::optional<SmallVector<Size>> given =
-        getOperandSizes(ctx, op, 3, "axes");
-    if (!given)
+  // Static axes expand as in the dialect (onnx::expandPads). Axes known only
+  // at run time make each dimension's amounts a selection among the pads (0
+  // where no axis names it).
+  std::optional<SmallVector<Size>> given;
+  if (hasOperand(op, 3) && !(given = getOperandSizes(ctx, op, 3, "axes")))
+    return failure();
+  SmallVector<Poly> begin(rank, Poly(0)), end(rank, Poly(0));
+  if (!given || llvm::all_of(*given, [](Size a) { return a.isStatic(); })) {
+    std::optional<SmallVector<int64_t>> axes;
+    if (given)
+      axes = llvm::to_vector(
+          llvm::map_range(*given, [](Size a) { return a.constant; }));
+    FailureOr<SmallVector<Poly>> amounts =
+        onnx::expandPads(ArrayRef<Poly>(pads),
+                         axes ? std::optional(ArrayRef(*axes)) : std::nullopt,
+                         rank, [&] { return ctx.emitError(); });
+    if (failed(amounts))
       return failure();
+    begin.assign(amounts->begin(), amounts->begin() + rank);
+    end.assign(amounts->begin() + rank, amounts->end());
+  } else {
+    SmallVector<Poly> axes;
     for (Size axis : *given)
       axes.push_back(axis.isStatic() && axis.constant < 0
                          ? Poly(axis.constant + rank)
                          : symbols.get(axis));
-  } else {
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  }
-  if (pads.size() != 2 * axes.size())
-    return ctx.emitError() << "pads must have two entries per padded axis";
-  SmallVector<Poly> begin(rank, Poly(0)), end(rank, Poly(0));
-  if (llvm::all_of(axes, [](const Poly &a) { return a.isStatic(); })) {
-    for (size_t i = 0; i < axes.size(); ++i) {
-      int64_t axis = axes[i].getConstant();
-      if (axis < 0 || axis >= rank)
-        return ctx.emitError() << "pads an axis out of range";
-      begin[axis] = pads[i];
-      end[axis] = pads[axes.size() + i];
-    }
-  } else {
+    if (pads.size() != 2 * axes.size())
+      return ctx.emitError() << "pads must have two entries per padded axis";
     std::optional<SmallVector<Size>> normalized =
         normalizeAxesAtRunTime(ctx, symbols.materialize(axes), rank, "axis");
     if (!normalized || !getAxisFlags(ctx, *normalized, rank))

@@ -17,10 +17,31 @@
 #include "dialect/onnx/Elementwise.h"
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/SlicePad.h"
 
 #include "ir/Operation.h"
 
 namespace onyx::onnx {
+
+std::pair<int64_t, int64_t> sliceAxis(int64_t dim, int64_t start, int64_t end,
+                                      int64_t step) {
+  if (start < 0)
+    start = start < -dim ? 0 : start + dim;
+  if (end < 0)
+    end = end < -dim ? -1 : end + dim;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, dim);
+    end = std::clamp<int64_t>(end, 0, dim);
+    return {start, end > start ? 1 + (end - start - 1) / step : 0};
+  }
+  if (dim == 0)
+    return {0, 0};
+  start = std::clamp<int64_t>(start, 0, dim - 1);
+  end = std::clamp<int64_t>(end, -1, dim - 1);
+  uint64_t magnitude = uint64_t(0) - uint64_t(step);
+  return {start,
+          start > end ? int64_t(1 + uint64_t(start - end - 1) / magnitude) : 0};
+}
 
 namespace {
 
@@ -71,27 +92,8 @@ computeSlice(ArrayRef<int64_t> shape, ArrayRef<int64_t> starts,
       p.count[axis] = ShapedType::kDynamic;
       continue;
     }
-    int64_t start = starts[i], end = ends[i];
-    if (start < 0)
-      start = start < -dim ? 0 : start + dim;
-    if (end < 0)
-      end = end < -dim ? -1 : end + dim;
-    // Counted without forming end - start + step, which overflows for
-    // steps near the int64 limits (a step given at run time can be any).
-    if (step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
-      p.count[axis] = end > start ? 1 + (end - start - 1) / step : 0;
-    } else if (dim == 0) {
-      p.count[axis] = 0;
-    } else {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
-      uint64_t magnitude = uint64_t(0) - uint64_t(step);
-      p.count[axis] =
-          start > end ? int64_t(1 + uint64_t(start - end - 1) / magnitude) : 0;
-    }
-    p.start[axis] = start;
+    std::tie(p.start[axis], p.count[axis]) =
+        sliceAxis(dim, starts[i], ends[i], step);
   }
   return p;
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/SlicePad.h"
 
 #include "ir/Operation.h"
 
@@ -118,36 +119,6 @@ const ValueSpec padOperands[] = {{"data"},
 const ValueSpec padResults[] = {{"output"}};
 const StringRef padModes[] = {"constant", "reflect", "edge", "wrap"};
 const AttrSpec padAttrs[] = {stringAttr("mode", "constant", padModes)};
-
-/// The begin and end pads of every dimension, from the pads and axes
-/// operands (pads may be partially known at compile time).
-template <typename T>
-FailureOr<SmallVector<T>>
-expandPads(ArrayRef<T> pads, std::optional<ArrayRef<int64_t>> axes,
-           int64_t rank, llvm::function_ref<InFlightDiagnostic()> emitError) {
-  SmallVector<int64_t> allAxes;
-  if (axes) {
-    for (int64_t axis : *axes) {
-      if (axis < -rank || axis >= rank)
-        return emitError() << "axis " << axis << " is out of range for rank "
-                           << rank;
-      allAxes.push_back(axis < 0 ? axis + rank : axis);
-    }
-  } else {
-    for (int64_t d = 0; d < rank; ++d)
-      allAxes.push_back(d);
-  }
-  size_t n = allAxes.size();
-  if (pads.size() != 2 * n)
-    return emitError() << "pads must have " << uint64_t(2 * n)
-                       << " entries, got " << uint64_t(pads.size());
-  SmallVector<T> result(2 * rank, T(0));
-  for (size_t i = 0; i < n; ++i) {
-    result[allAxes[i]] = pads[i];
-    result[rank + allAxes[i]] = pads[n + i];
-  }
-  return result;
-}
 
 LogicalResult inferPad(InferState &s) {
   if (failed(checkIndexVector(s, 1)))
