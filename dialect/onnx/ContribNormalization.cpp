@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/Normalization.h"
 
 #include "ir/Operation.h"
 
@@ -64,30 +64,7 @@ std::pair<int, int> getBetaAndBias(bool simplified) {
 }
 
 LogicalResult inferSimplified(InferState &s) {
-  if (failed(s.checkFloat(0)) || failed(s.checkSameElementType(0, 1)))
-    return failure();
-  int64_t rank = s.getRank(0);
-  int64_t axis = s.getAttrs().getInt("axis");
-  if (failed(s.normalizeAxis(axis, rank, "axis")))
-    return failure();
-  ArrayRef<int64_t> normalized = s.getShape(0).drop_front(axis);
-  std::optional<SmallVector<int64_t>> b =
-      broadcastShapes(normalized, s.getShape(1));
-  if (!b || ArrayRef<int64_t>(*b) != normalized)
-    return s.emitOperandError(1)
-           << "of type " << s.getType(1)
-           << " does not broadcast to the normalized dimensions of "
-           << s.getType(0);
-  int64_t stashType = s.getAttrs().getInt("stash_type");
-  std::optional<ElementType> stash = fromOnnxDataType(stashType);
-  if (!stash || !isFloat(*stash))
-    return s.emitAttrError("stash_type")
-           << "must be an ONNX float data type, got " << stashType;
-  s.addResult(s.getType(0));
-  SmallVector<int64_t> statsShape(s.getShape(0));
-  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
-  s.addResult(statsShape, getIRType(s.getContext(), *stash));
-  return success();
+  return inferNormalizationFromAxis(s, 1);
 }
 
 bool sameOrDynamic(int64_t a, int64_t b) {
@@ -142,59 +119,11 @@ LogicalResult inferSkip(InferState &s, bool simplified) {
 LogicalResult inferSkipLayerNorm(InferState &s) { return inferSkip(s, false); }
 LogicalResult inferSkipSimplified(InferState &s) { return inferSkip(s, true); }
 
-/// Normalizes `rows` rows of `size` values `v` (already summed), writing
-/// y, the means and the inverse deviations (RMS for `simplified`).
-void normalizeRows(ArrayRef<double> v, int64_t rows, int64_t size,
-                   ArrayRef<double> gamma, ArrayRef<double> beta,
-                   double epsilon, bool simplified, MutableArrayRef<double> y,
-                   MutableArrayRef<double> means,
-                   MutableArrayRef<double> invs) {
-  for (int64_t r = 0; r < rows; ++r) {
-    ArrayRef<double> row = v.slice(r * size, size);
-    double mean = 0;
-    for (double x : row)
-      mean += x;
-    mean /= double(size);
-    double squares = 0;
-    for (double x : row) {
-      double d = simplified ? x : x - mean;
-      squares += d * d;
-    }
-    double inv = 1.0 / std::sqrt(squares / double(size) + epsilon);
-    for (int64_t i = 0; i < size; ++i) {
-      double out = (simplified ? row[i] : row[i] - mean) * inv * gamma[i];
-      if (!beta.empty())
-        out += beta[i];
-      y[r * size + i] = out;
-    }
-    means[r] = mean;
-    invs[r] = inv;
-  }
-}
-
 LogicalResult evalSimplified(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
-  int64_t axis = s.getAttrs().getInt("axis");
-  if (axis < 0)
-    axis += int64_t(shape.size());
-  ArrayRef<int64_t> inner = shape.drop_front(axis);
-  int64_t rows = getNumElements(shape.take_front(axis));
-  int64_t size = getNumElements(inner);
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor scale =
-      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
-  SmallVector<int64_t> statsShape(shape);
-  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
-  Tensor y(ElementType::F64, shape), means(ElementType::F64, statsShape),
-      invs(ElementType::F64, statsShape);
-  normalizeRows(x.getValues<double>(), rows, size, scale.getValues<double>(),
-                {}, s.getAttrs().getFloat("epsilon"), /*simplified=*/true,
-                y.getMutableValues<double>(), means.getMutableValues<double>(),
-                invs.getMutableValues<double>());
-  s.addOutput(convertTensor(y, xT.getElementType()));
+  NormalizedRows rows = normalizeFromAxis(s, /*simplified=*/true, std::nullopt);
+  s.addOutput(convertTensor(rows.y, s.input(0).getElementType()));
   s.addOutput(convertTensor(
-      invs, *fromOnnxDataType(s.getAttrs().getInt("stash_type"))));
+      rows.invs, *fromOnnxDataType(s.getAttrs().getInt("stash_type"))));
   return success();
 }
 

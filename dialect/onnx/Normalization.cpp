@@ -27,13 +27,125 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialect/onnx/OpDef.h"
+#include "dialect/onnx/Normalization.h"
 
 #include "ir/Operation.h"
 
 #include <cmath>
 
 namespace onyx::onnx {
+
+//===----------------------------------------------------------------------===//
+// Normalizations over rows (Normalization.h)
+//===----------------------------------------------------------------------===//
+
+/// Checks X, `axis` and that the other operands broadcast to the
+/// normalized dimensions; sets `axis` non-negative.
+static LogicalResult checkNormalizedOperands(InferState &s, int64_t &axis) {
+  if (failed(s.checkFloat(0)))
+    return failure();
+  int64_t rank = s.getRank(0);
+  axis = s.getAttrs().getInt("axis");
+  if (failed(s.normalizeAxis(axis, rank, "axis")))
+    return failure();
+  ArrayRef<int64_t> normalized = s.getShape(0).drop_front(axis);
+  for (unsigned i = 1; i < s.getNumOperands(); ++i) {
+    if (!s.hasOperand(i))
+      continue;
+    if (failed(s.checkSameElementType(0, i)))
+      return failure();
+    std::optional<SmallVector<int64_t>> b =
+        broadcastShapes(normalized, s.getShape(i));
+    if (!b || ArrayRef<int64_t>(*b) != normalized)
+      return s.emitOperandError(i)
+             << "of type " << s.getType(i)
+             << " does not broadcast to the normalized dimensions of "
+             << s.getType(0);
+  }
+  return success();
+}
+
+static LogicalResult checkStashType(InferState &s,
+                                    std::optional<ElementType> &stash) {
+  int64_t stashType = s.getAttrs().getInt("stash_type");
+  stash = fromOnnxDataType(stashType);
+  if (!stash || !isFloat(*stash))
+    return s.emitAttrError("stash_type")
+           << "must be an ONNX float data type, got " << stashType;
+  return success();
+}
+
+LogicalResult inferNormalizationFromAxis(InferState &s, unsigned numStats) {
+  int64_t axis;
+  std::optional<ElementType> stash;
+  if (failed(checkNormalizedOperands(s, axis)) ||
+      failed(checkStashType(s, stash)))
+    return failure();
+  s.addResult(s.getType(0));
+  SmallVector<int64_t> statsShape(s.getShape(0));
+  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
+  Type statsType = getIRType(s.getContext(), *stash);
+  for (unsigned i = 0; i < numStats; ++i)
+    s.addResult(statsShape, statsType);
+  return success();
+}
+
+void normalizeRows(ArrayRef<double> v, int64_t rows, int64_t size,
+                   ArrayRef<double> gamma, ArrayRef<double> beta,
+                   double epsilon, bool simplified, MutableArrayRef<double> y,
+                   MutableArrayRef<double> means,
+                   MutableArrayRef<double> invs) {
+  for (int64_t r = 0; r < rows; ++r) {
+    ArrayRef<double> row = v.slice(r * size, size);
+    double mean = 0;
+    for (double x : row)
+      mean += x;
+    mean /= double(size);
+    double squares = 0;
+    for (double x : row) {
+      double d = simplified ? x : x - mean;
+      squares += d * d;
+    }
+    double inv = 1.0 / std::sqrt(squares / double(size) + epsilon);
+    for (int64_t i = 0; i < size; ++i) {
+      double out = (simplified ? row[i] : row[i] - mean) * inv * gamma[i];
+      if (!beta.empty())
+        out += beta[i];
+      y[r * size + i] = out;
+    }
+    means[r] = mean;
+    invs[r] = inv;
+  }
+}
+
+NormalizedRows normalizeFromAxis(EvalState &s, bool simplified,
+                                 std::optional<unsigned> biasInput) {
+  ArrayRef<int64_t> shape = s.input(0).getShape();
+  int64_t axis = s.getAttrs().getInt("axis");
+  if (axis < 0)
+    axis += int64_t(shape.size());
+  ArrayRef<int64_t> inner = shape.drop_front(axis);
+  Tensor x = convertTensor(s.input(0), ElementType::F64);
+  Tensor scale =
+      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
+  Tensor bias;
+  if (biasInput && s.hasInput(*biasInput))
+    bias = convertTensor(broadcastTo(s.input(*biasInput), inner),
+                         ElementType::F64);
+  SmallVector<int64_t> statsShape(shape);
+  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
+  NormalizedRows rows{Tensor(ElementType::F64, shape),
+                      Tensor(ElementType::F64, statsShape),
+                      Tensor(ElementType::F64, statsShape)};
+  normalizeRows(x.getValues<double>(), getNumElements(shape.take_front(axis)),
+                getNumElements(inner), scale.getValues<double>(),
+                bias ? bias.getValues<double>() : ArrayRef<double>(),
+                s.getAttrs().getFloat("epsilon"), simplified,
+                rows.y.getMutableValues<double>(),
+                rows.means.getMutableValues<double>(),
+                rows.invs.getMutableValues<double>());
+  return rows;
+}
 
 namespace {
 
@@ -114,103 +226,16 @@ const ValueSpec layerNormResults[] = {
 const AttrSpec layerNormAttrs[] = {
     intAttr("axis", -1), floatAttr("epsilon", 1e-5), intAttr("stash_type", 1)};
 
-/// Checks X, `axis` and that the other operands broadcast to the
-/// normalized dimensions; sets `axis` non-negative.
-LogicalResult checkNormalizedOperands(InferState &s, int64_t &axis) {
-  if (failed(s.checkFloat(0)))
-    return failure();
-  int64_t rank = s.getRank(0);
-  axis = s.getAttrs().getInt("axis");
-  if (failed(s.normalizeAxis(axis, rank, "axis")))
-    return failure();
-  ArrayRef<int64_t> normalized = s.getShape(0).drop_front(axis);
-  for (unsigned i = 1; i < s.getNumOperands(); ++i) {
-    if (!s.hasOperand(i))
-      continue;
-    if (failed(s.checkSameElementType(0, i)))
-      return failure();
-    std::optional<SmallVector<int64_t>> b =
-        broadcastShapes(normalized, s.getShape(i));
-    if (!b || ArrayRef<int64_t>(*b) != normalized)
-      return s.emitOperandError(i)
-             << "of type " << s.getType(i)
-             << " does not broadcast to the normalized dimensions of "
-             << s.getType(0);
-  }
-  return success();
-}
-
-LogicalResult checkStashType(InferState &s, std::optional<ElementType> &stash) {
-  int64_t stashType = s.getAttrs().getInt("stash_type");
-  stash = fromOnnxDataType(stashType);
-  if (!stash || !isFloat(*stash))
-    return s.emitAttrError("stash_type")
-           << "must be an ONNX float data type, got " << stashType;
-  return success();
-}
-
 LogicalResult inferLayerNorm(InferState &s) {
-  int64_t axis;
-  std::optional<ElementType> stash;
-  if (failed(checkNormalizedOperands(s, axis)) ||
-      failed(checkStashType(s, stash)))
-    return failure();
-  s.addResult(s.getType(0));
-  SmallVector<int64_t> statsShape(s.getShape(0));
-  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
-  Type statsType = getIRType(s.getContext(), *stash);
-  s.addResult(statsShape, statsType);
-  s.addResult(statsShape, statsType);
-  return success();
+  return inferNormalizationFromAxis(s, 2);
 }
 
 LogicalResult evalLayerNorm(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
-  int64_t rank = shape.size();
-  int64_t axis = s.getAttrs().getInt("axis");
-  if (axis < 0)
-    axis += rank;
-  double epsilon = s.getAttrs().getFloat("epsilon");
-  ArrayRef<int64_t> inner = shape.drop_front(axis);
-  int64_t groups = getNumElements(shape.take_front(axis));
-  int64_t size = getNumElements(inner);
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor scale =
-      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
-  Tensor bias;
-  if (s.hasInput(2))
-    bias = convertTensor(broadcastTo(s.input(2), inner), ElementType::F64);
-  SmallVector<int64_t> statsShape(shape);
-  std::fill(statsShape.begin() + axis, statsShape.end(), 1);
-  Tensor out(ElementType::F64, shape), means(ElementType::F64, statsShape),
-      invStdDevs(ElementType::F64, statsShape);
-  ArrayRef<double> xv = x.getValues<double>();
-  ArrayRef<double> sv = scale.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
-  for (int64_t g = 0; g < groups; ++g) {
-    ArrayRef<double> values = xv.slice(g * size, size);
-    double mean = 0, var = 0;
-    for (double v : values)
-      mean += v;
-    mean /= double(size);
-    for (double v : values)
-      var += (v - mean) * (v - mean);
-    var /= double(size);
-    double invStdDev = 1.0 / std::sqrt(var + epsilon);
-    for (int64_t i = 0; i < size; ++i) {
-      double y = (values[i] - mean) * invStdDev * sv[i];
-      if (bias)
-        y += bias.getValues<double>()[i];
-      ov[g * size + i] = y;
-    }
-    means.getMutableValues<double>()[g] = mean;
-    invStdDevs.getMutableValues<double>()[g] = invStdDev;
-  }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  NormalizedRows rows = normalizeFromAxis(s, /*simplified=*/false, 2);
+  s.addOutput(convertTensor(rows.y, s.input(0).getElementType()));
   ElementType statsType = *fromOnnxDataType(s.getAttrs().getInt("stash_type"));
-  s.addOutput(convertTensor(means, statsType));
-  s.addOutput(convertTensor(invStdDevs, statsType));
+  s.addOutput(convertTensor(rows.means, statsType));
+  s.addOutput(convertTensor(rows.invs, statsType));
   return success();
 }
 
@@ -222,42 +247,12 @@ const ValueSpec rmsNormOperands[] = {{"X"}, {"scale"}};
 const ValueSpec rmsNormResults[] = {{"Y"}};
 
 LogicalResult inferRMSNorm(InferState &s) {
-  int64_t axis;
-  std::optional<ElementType> stash;
-  if (failed(checkNormalizedOperands(s, axis)) ||
-      failed(checkStashType(s, stash)))
-    return failure();
-  s.addResult(s.getType(0));
-  return success();
+  return inferNormalizationFromAxis(s, 0);
 }
 
 LogicalResult evalRMSNorm(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
-  int64_t axis = s.getAttrs().getInt("axis");
-  if (axis < 0)
-    axis += int64_t(shape.size());
-  double epsilon = s.getAttrs().getFloat("epsilon");
-  ArrayRef<int64_t> inner = shape.drop_front(axis);
-  int64_t groups = getNumElements(shape.take_front(axis));
-  int64_t size = getNumElements(inner);
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor scale =
-      convertTensor(broadcastTo(s.input(1), inner), ElementType::F64);
-  Tensor out(ElementType::F64, shape);
-  ArrayRef<double> xv = x.getValues<double>();
-  ArrayRef<double> sv = scale.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
-  for (int64_t g = 0; g < groups; ++g) {
-    ArrayRef<double> values = xv.slice(g * size, size);
-    double squares = 0;
-    for (double v : values)
-      squares += v * v;
-    double invRms = 1.0 / std::sqrt(squares / double(size) + epsilon);
-    for (int64_t i = 0; i < size; ++i)
-      ov[g * size + i] = values[i] * invRms * sv[i];
-  }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  NormalizedRows rows = normalizeFromAxis(s, /*simplified=*/true, std::nullopt);
+  s.addOutput(convertTensor(rows.y, s.input(0).getElementType()));
   return success();
 }
 
