@@ -254,19 +254,23 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
   int64_t perThread = (units + lanes - 1) / lanes;
   Type et = w.elementType;
 
+  // An invocation's unit `a` of the value row at vBase: its index and its
+  // load, for the weighing loop and the prefetch alike.
+  auto unitOf = [&](int64_t a) {
+    return fmt::format("(lane + {})", u(a * lanes));
+  };
+  auto loadUnit = [&](int64_t a) {
+    return vec4 ? loadVec4(w, "v", fmt::format("vBase + 4u * {}", unitOf(a)))
+                : glsl::load(et, "v", fmt::format("vBase + {}", unitOf(a)));
+  };
+
   std::string accInit, accScale, weighRow;
   for (int64_t a = 0; a < perThread; ++a) {
-    std::string unit = fmt::format("(lane + {})", u(a * lanes));
+    std::string unit = unitOf(a);
     accInit += fmt::format("  {} acc{} = {}(0.0);\n", vec4 ? "vec4" : "float",
                            a, vec4 ? "vec4" : "float");
     accScale += fmt::format("      acc{} *= alpha;\n", a);
-    std::string row;
-    if (vec4) {
-      std::string c = fmt::format("vBase + 4u * {}", unit);
-      row = loadVec4(w, "v", c);
-    } else {
-      row = glsl::load(et, "v", fmt::format("vBase + {}", unit));
-    }
+    std::string row = loadUnit(a);
     std::string add = fmt::format("acc{} += pr * {};", a, row);
     weighRow += (a + 1) * lanes <= units
                     ? fmt::format(" {}", add)
@@ -303,17 +307,10 @@ std::string generateAttentionWalk(const AttentionWalk &w) {
     for (uint32_t x = 0; x < lanes; ++x) {
       std::string assign, add;
       for (int64_t a = 0; a < perThread; ++a) {
-        std::string unit = fmt::format("(lane + {})", u(a * lanes));
+        std::string unit = unitOf(a);
         valueLoads +=
             fmt::format("    {0} vr{1}_{2} = {0}(0.0);\n", type, x, a);
-        std::string row;
-        if (vec4) {
-          std::string c = fmt::format("vBase + 4u * {}", unit);
-          row = loadVec4(w, "v", c);
-        } else {
-          row = glsl::load(et, "v", fmt::format("vBase + {}", unit));
-        }
-        std::string set = fmt::format("vr{}_{} = {};", x, a, row);
+        std::string set = fmt::format("vr{}_{} = {};", x, a, loadUnit(a));
         assign += (a + 1) * lanes <= units
                       ? fmt::format(" {}", set)
                       : fmt::format(" if ({} < {}) {}", unit, u(units), set);
