@@ -148,30 +148,67 @@ Value allocatePositions(LoweringContext &ctx, Size n) {
   return ctx.allocate(RankedTensorType::get({ShapedType::kDynamic}, i32), {n});
 }
 
+/// How Compress sees its data: without an axis, the flattened input; with
+/// one, `outer` rows of `length` entries of `inner` elements each.
+struct CompressShape {
+  bool hasAxis = false;
+  int64_t axis = 0;
+  Size outer{1}, length, inner{1};
+};
+
+static CompressShape getCompressShape(LoweringContext &ctx, Operation *op,
+                                      ArrayRef<Size> dims) {
+  CompressShape shape;
+  shape.length = getNumElements(ctx, dims);
+  onnx::OpAttrs attrs(op);
+  if (!attrs.has("axis"))
+    return shape;
+  shape.hasAxis = true;
+  shape.axis = attrs.getInt("axis");
+  if (shape.axis < 0)
+    shape.axis += dims.size();
+  shape.outer = getNumElements(ctx, dims.take_front(shape.axis));
+  shape.length = dims[shape.axis];
+  shape.inner = getNumElements(ctx, dims.drop_front(shape.axis + 1));
+  return shape;
+}
+
+/// Allocates Compress's result for `count` selected entries (the data's
+/// dims with `count` at the axis, or `count` alone) and returns it with its
+/// element count. Dims the result type knows are taken from it.
+static std::pair<Value, Size> allocateCompressResult(LoweringContext &ctx,
+                                                     Operation *op,
+                                                     const CompressShape &shape,
+                                                     ArrayRef<Size> dims,
+                                                     Size count) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Size> resultDims = {count};
+  if (shape.hasAxis) {
+    resultDims.assign(dims.begin(), dims.end());
+    resultDims[shape.axis] = count;
+  }
+  for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
+    if (!ShapedType::isDynamic(dim))
+      resultDims[d] = dim;
+  Value out = ctx.allocate(resultType, resultDims);
+  ctx.setResult(op->getResult(0), out);
+  return {out, ctx.mul(ctx.mul(shape.outer, count), shape.inner)};
+}
+
 /// Compress whose condition kernels compute: the positions of its true
 /// entries are scanned on the device and their count read back.
 LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0), cond = op->getOperand(1);
   auto dataType = cast<RankedTensorType>(data.getType());
   auto condType = cast<RankedTensorType>(cond.getType());
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   unsigned byteSize = getByteSize(dataType.getElementType());
   if (!byteSize)
     return ctx.emitError() << "has an element type kernels cannot hold";
   SmallVector<Size> dims = ctx.getDims(data), condDims = ctx.getDims(cond);
   if (dims.size() != size_t(dataType.getRank()) || condDims.size() != 1)
     return failure();
-  onnx::OpAttrs attrs(op);
-  int64_t axis = 0;
-  Size outer(1), inner(1), length = getNumElements(ctx, dims);
-  if (attrs.has("axis")) {
-    axis = attrs.getInt("axis");
-    if (axis < 0)
-      axis += dataType.getRank();
-    outer = getNumElements(ctx, ArrayRef<Size>(dims).take_front(axis));
-    length = dims[axis];
-    inner = getNumElements(ctx, ArrayRef<Size>(dims).drop_front(axis + 1));
-  }
+  CompressShape shape = getCompressShape(ctx, op, dims);
+  Size outer = shape.outer, inner = shape.inner, length = shape.length;
   // ONNX refuses a condition longer than the dimension; the verifier does
   // where both are static.
   if (failed(ctx.check(ctx.arith("gpu.lei", condDims[0], length),
@@ -188,14 +225,7 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
       ctx, n,
       glsl::buffer(0, gpu::Access::Read, condType.getElementType(), "c"),
       glsl::load(condType.getElementType(), "c", "i"), {condView}, positions);
-  SmallVector<Size> resultDims = {count};
-  if (attrs.has("axis")) {
-    resultDims.assign(dims.begin(), dims.end());
-    resultDims[axis] = count;
-  }
-  Value out = ctx.allocate(resultType, resultDims);
-  ctx.setResult(op->getResult(0), out);
-  Size total = ctx.mul(ctx.mul(outer, count), inner);
+  auto [out, total] = allocateCompressResult(ctx, op, shape, dims, count);
   if (total.isStatic() && total.constant == 0)
     return success();
   Value in = ctx.getView(data);
@@ -293,7 +323,6 @@ LogicalResult lowerNonZeroOnDevice(Operation *op, LoweringContext &ctx) {
 LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   auto dataType = cast<RankedTensorType>(data.getType());
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   unsigned byteSize = getByteSize(dataType.getElementType());
   if (!byteSize)
     return ctx.emitError() << "has an element type kernels cannot hold";
@@ -304,18 +333,8 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   SmallVector<Size> dims = ctx.getDims(data);
   if (dims.size() != size_t(dataType.getRank()))
     return failure();
-  // Without an axis, the flattened input.
-  onnx::OpAttrs attrs(op);
-  int64_t axis = 0;
-  Size outer(1), inner(1), length = getNumElements(ctx, dims);
-  if (attrs.has("axis")) {
-    axis = attrs.getInt("axis");
-    if (axis < 0)
-      axis += dataType.getRank();
-    outer = getNumElements(ctx, ArrayRef<Size>(dims).take_front(axis));
-    length = dims[axis];
-    inner = getNumElements(ctx, ArrayRef<Size>(dims).drop_front(axis + 1));
-  }
+  CompressShape shape = getCompressShape(ctx, op, dims);
+  Size outer = shape.outer, inner = shape.inner, length = shape.length;
   // Entries past the end of the dimension select nothing (the verifier
   // refuses a longer condition where both lengths are static).
   SmallVector<Size> flags;
@@ -328,17 +347,7 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
     flags.push_back(taken);
     count = ctx.arith("gpu.addi", count, taken);
   }
-  SmallVector<Size> resultDims = {count};
-  if (attrs.has("axis")) {
-    resultDims.assign(dims.begin(), dims.end());
-    resultDims[axis] = count;
-  }
-  for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
-    if (!ShapedType::isDynamic(dim))
-      resultDims[d] = dim;
-  Value out = ctx.allocate(resultType, resultDims);
-  ctx.setResult(op->getResult(0), out);
-  Size total = ctx.mul(ctx.mul(outer, count), inner);
+  auto [out, total] = allocateCompressResult(ctx, op, shape, dims, count);
   if (total.isStatic() && total.constant == 0)
     return success();
   Value in = ctx.getView(data);
