@@ -36,6 +36,24 @@ static int64_t getIndexAttr(Operation *op) {
   return op->getAttrOfType<IntegerAttr>(kIndex).getInt();
 }
 
+/// gpu.dim and gpu.extract: one tensor argument of the function, an
+/// integer `index` attribute and an index result.
+static void buildArgumentAccess(OpBuilder &builder, OperationState &state,
+                                Value tensor, int64_t index) {
+  state.addOperands(tensor);
+  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
+  state.addTypes({builder.getIndexType()});
+}
+
+static LogicalResult verifyArgumentAccess(Operation *op) {
+  if (op->getNumOperands() != 1 || !op->getAttrOfType<IntegerAttr>(kIndex))
+    return op->emitOpError("takes one tensor and an integer 'index'");
+  if (failed(verifyFunctionArgument(op, op->getOperand(0))) ||
+      failed(verifyIndexResult(op)))
+    return failure();
+  return success();
+}
+
 /// `%tensor[index] {attrs} : type`, shared by gpu.dim and gpu.extract.
 static void printArgumentAccess(OpAsmPrinter &p, Operation *op) {
   p << " ";
@@ -68,18 +86,12 @@ static ParseResult parseArgumentAccess(OpAsmParser &parser,
 
 void DimOp::build(OpBuilder &builder, OperationState &state, Value tensor,
                   int64_t index) {
-  state.addOperands(tensor);
-  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
-  state.addTypes({builder.getIndexType()});
+  buildArgumentAccess(builder, state, tensor, index);
 }
 int64_t DimOp::getIndex() { return getIndexAttr(state); }
 
 LogicalResult DimOp::verify() {
-  if (state->getNumOperands() != 1 ||
-      !state->getAttrOfType<IntegerAttr>(kIndex))
-    return emitOpError("takes one tensor and an integer 'index'");
-  if (failed(verifyFunctionArgument(state, getTensor())) ||
-      failed(verifyIndexResult(state)))
+  if (failed(verifyArgumentAccess(state)))
     return failure();
   int64_t rank = cast<RankedTensorType>(getTensor().getType()).getRank();
   if (getIndex() < 0 || getIndex() >= rank)
@@ -94,18 +106,12 @@ ParseResult DimOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void ExtractOp::build(OpBuilder &builder, OperationState &state, Value tensor,
                       int64_t index) {
-  state.addOperands(tensor);
-  state.addAttribute(kIndex, builder.getI64IntegerAttr(index));
-  state.addTypes({builder.getIndexType()});
+  buildArgumentAccess(builder, state, tensor, index);
 }
 int64_t ExtractOp::getIndex() { return getIndexAttr(state); }
 
 LogicalResult ExtractOp::verify() {
-  if (state->getNumOperands() != 1 ||
-      !state->getAttrOfType<IntegerAttr>(kIndex))
-    return emitOpError("takes one tensor and an integer 'index'");
-  if (failed(verifyFunctionArgument(state, getTensor())) ||
-      failed(verifyIndexResult(state)))
+  if (failed(verifyArgumentAccess(state)))
     return failure();
   auto type = cast<RankedTensorType>(getTensor().getType());
   if (!type.hasStaticShape() || !(type.getElementType().isInteger() ||
