@@ -300,6 +300,10 @@ LogicalResult Executable::createPipelines() {
         info.gridValues[i] = dynamicCounts[nextCount++];
     }
     llvm::append_range(info.bindings, dispatch.getBindings());
+    for (Value view : info.bindings) {
+      auto alloc = view.getDefiningOp<gpu::AllocOp>();
+      info.stateBindings.push_back(alloc && alloc.getStateArgument());
+    }
     dispatchInfo.push_back(std::move(info));
   }
   sharedSets.resize(dispatches.size());
@@ -424,7 +428,8 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
     if (isEmptyGrid(*grid))
       continue;
     bindings.clear();
-    for (auto [i, view] : llvm::enumerate(dispatchInfo[n].bindings)) {
+    const DispatchInfo &info = dispatchInfo[n];
+    for (auto [i, view] : llvm::enumerate(info.bindings)) {
       MemoryAccess access = r.memory.lookup(view);
       if (access.begin == access.end)
         return dispatch.emitOpError() << "binds an empty view as binding #"
@@ -433,8 +438,7 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
       // A state's memory is bound whole, at its capacity, so that the
       // dispatches reading a cache keep their set while it grows step by
       // step (the kernels index only the run's positions).
-      if (auto alloc = view.getDefiningOp<gpu::AllocOp>();
-          alloc && alloc.getStateArgument())
+      if (info.stateBindings[i])
         access.end = std::max(
             access.end, std::min(buffers[access.buffer]->getSize(),
                                  device.getTarget().maxStorageBufferRange));
@@ -464,7 +468,7 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
       sets.emplace_back();
       sets.back().bindings.assign(bindings.begin(), bindings.end());
       fresh.push_back(n);
-      freshLayouts.push_back(dispatchInfo[n].pipeline->getSetLayout());
+      freshLayouts.push_back(info.pipeline->getSetLayout());
       freshDescriptors += bindings.size();
       toWrite.push_back(n);
     }

@@ -386,6 +386,8 @@ private:
     std::array<int64_t, 3> grid = {0, 0, 0};
     std::array<Value, 3> gridValues;
     SmallVector<Value, 8> bindings;
+    /// Whether each binding is a state's gpu.alloc (bound whole).
+    SmallVector<bool, 8> stateBindings;
   };
   std::vector<DispatchInfo> dispatchInfo;
   /// Bindings of all dispatches together: a descriptor pool's size.
