@@ -172,7 +172,8 @@ static std::string saturatingConvert(Type to, StringRef value) {
   auto type = cast<IntegerType>(to);
   unsigned width = type.getWidth();
   bool isSigned = !type.isUnsigned();
-  int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0;
+  // -2^(width-1) from unsigned bits: negating INT64_MIN would overflow.
+  int64_t lo = isSigned ? int64_t(~uint64_t(0) << (width - 1)) : 0;
   // The largest value as int64 bits: all ones for uint64.
   int64_t hi = isSigned      ? int64_t((uint64_t(1) << (width - 1)) - 1)
                : width == 64 ? int64_t(-1)
