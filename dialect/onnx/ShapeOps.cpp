@@ -304,6 +304,10 @@ LogicalResult inferDropout(InferState &s) {
     if (s.getElementKind(2) != ElementType::Bool)
       return s.emitOperandError(2)
              << "must be a tensor of i1, got " << s.getType(2);
+    // A flag: one element (ONNX declares a scalar).
+    if (s.getType(2).hasStaticShape() && s.getType(2).getNumElements() != 1)
+      return s.emitOperandError(2)
+             << "must have one element, got " << s.getType(2);
     DenseElementsAttr mode = s.getConstant(2);
     if (mode && mode.getNumElements() == 1 && !mode.getIntValue(0).isZero())
       return s.emitOperandError(2)
@@ -317,6 +321,9 @@ LogicalResult inferDropout(InferState &s) {
 }
 
 LogicalResult evalDropout(EvalState &s) {
+  if (s.hasInput(2) && s.input(2).getNumElements() != 1)
+    return s.emitError() << "training_mode must have one element, got "
+                         << s.input(2).getNumElements();
   if (s.hasInput(2) && s.input(2).getInt(0) != 0)
     return s.emitError() << "only inference mode is supported";
   const Tensor &data = s.input(0);

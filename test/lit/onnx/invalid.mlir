@@ -210,3 +210,14 @@ func.func @return_types(%a: tensor<3xf32>) -> tensor<3xf16> {
   // expected-error @+1 {{type of return operand 0 (tensor<3xf32>) doesn't match function result type (tensor<3xf16>) in function @return_types}}
   onnx.Return %a : tensor<3xf32>
 }
+
+// -----
+
+// training_mode is a flag: the evaluator reads its one element (a fuzz
+// finding: an empty flag read past its end).
+func.func @dropout_mode_not_one_element(%x: tensor<2xf32>, %mode: tensor<0xi1>) -> tensor<2xf32> {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{must have one element, got tensor<0xi1>}}
+  %0:2 = "onnx.Dropout"(%x, %none, %mode) : (tensor<2xf32>, none, tensor<0xi1>) -> (tensor<2xf32>, tensor<2xi1>)
+  return %0#0 : tensor<2xf32>
+}
