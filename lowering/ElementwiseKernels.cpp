@@ -263,6 +263,13 @@ LogicalResult ExpressionWriter::emit(Operation *op) {
       return failure();
     Type from = elementTypeOf(op->getOperand(0));
     Type to = elementTypeOf(op->getResult(0));
+    // GLSL leaves a float's conversion to an integer undefined for NaN and
+    // out-of-range values (lavapipe gives the signed minimum); the reference
+    // backend gives 0 for NaN and saturates the rest.
+    if (glsl::isFloat(from) && isa<IntegerType>(to) && !to.isInteger(1)) {
+      define(op->getResult(0), saturatingConvert(to, x));
+      return success();
+    }
     std::string converted = glsl::convert(from, to, x);
     // Narrow floats round here, so that later ops see the rounded value.
     if (to.isF16() && !from.isF16())
