@@ -376,13 +376,22 @@ static const Helper kHelpers[] = {
      "double onyx_gelu_none(double x) { return "
      "double(onyx_gelu_none(float(x)));"
      " }\n"},
-    {"onyx_clamp01",
-     // GLSL's clamp of NaN is undefined (lavapipe gives the lower bound);
-     // NaN stays NaN, as in std::clamp and numpy's clip (HardSigmoid).
-     "float onyx_clamp01(float v) {\n"
+    {"onyx_hard_sigmoid",
+     // max(0, min(1, alpha * x + beta)) as the reference backend and numpy
+     // compute it: NaN stays NaN (GLSL's clamp of NaN is undefined; lavapipe
+     // gives the lower bound), and so does 0 * inf, which compilers fold to
+     // 0 for a constant alpha of 0 (lavapipe does, precise or not).
+     "float onyx_hard_sigmoid(float x, float alpha, float beta) {\n"
+     "  if (isnan(x)) return x;\n"
+     "  if (alpha == 0.0 && isinf(x)) return uintBitsToFloat(0x7fc00000u);\n"
+     "  precise float v = alpha * x + beta;\n"
      "  return isnan(v) ? v : clamp(v, 0.0, 1.0);\n"
      "}\n"
-     "double onyx_clamp01(double v) {\n"
+     "double onyx_hard_sigmoid(double x, double alpha, double beta) {\n"
+     "  if (isnan(x)) return x;\n"
+     "  if (alpha == 0.0lf && isinf(x))\n"
+     "    return uint64BitsToDouble(0x7ff8000000000000ul);\n"
+     "  precise double v = alpha * x + beta;\n"
      "  return isnan(v) ? v : clamp(v, 0.0lf, 1.0lf);\n"
      "}\n"},
     {"onyx_pow",

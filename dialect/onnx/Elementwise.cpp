@@ -508,7 +508,7 @@ const Row rows[] = {
                        : C(p.gamma * p.alpha * std::expm1(double(x)));
      }),
      OpTrait::Pure, seluAttrs},
-    {"onnx.HardSigmoid", "onyx_clamp01($alpha * $0 + $beta)",
+    {"onnx.HardSigmoid", "onyx_hard_sigmoid($0, $alpha, $beta)",
      unary<FloatTypes>([](auto x, const Params &p) {
        using C = decltype(x);
        return C(std::clamp(p.alpha * x + p.beta, 0.0, 1.0));
