@@ -11,6 +11,10 @@ KernelPipeline::create(const Device &device, gpu::KernelOp kernel) {
   Location loc = kernel.getLoc();
   std::unique_ptr<KernelPipeline> result(new KernelPipeline(device));
 
+  // validateModule refuses such a module first; this guards other callers.
+  if (!kernel.hasSpirv())
+    return emitError(loc) << "kernel @" << kernel.getSymName()
+                          << " has no SPIR-V";
   ArrayRef<uint32_t> spirv = kernel.getSpirv();
   auto moduleInfo = makeVkStruct<VkShaderModuleCreateInfo>(
       VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);

@@ -41,6 +41,10 @@ static std::array<uint32_t, 2> getMaxSpirvVersion(uint32_t apiVersion) {
 
 static LogicalResult validateKernel(gpu::KernelOp kernel,
                                     const Device &device) {
+  if (!kernel.hasSpirv())
+    return kernel.emitOpError()
+           << "has GLSL but no SPIR-V: the runtime loads compiled kernels "
+              "(onyx-opt --gpu-compile-kernels compiles them)";
   std::string error;
   FailureOr<gpu::SpirvInfo> info =
       gpu::reflectSpirv(kernel.getSpirv(), kernel.getEntryPoint(), error);

@@ -38,6 +38,12 @@
 // RUN: not onyx-run %t.broken.mlir --validate --input=2x3xf32=1 --input=3xf32=2 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BROKEN
 // BROKEN: broken.mlir:{{[0-9]+}}:{{[0-9]+}}: error: custom op 'gpu.dispatch' 2 operands present, but expected 3
+// A module of kernels still in GLSL (before --gpu-compile-kernels) is an
+// error naming the kernel, not a crash.
+// RUN: onyx-opt %s --target=lavapipe --convert-onnx-to-gpu -o %t.glsl.mlir
+// RUN: not onyx-run %t.glsl.mlir --validate --input=2x3xf32=1 --input=3xf32=2 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=GLSL
+// GLSL: glsl.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'gpu.kernel' op has GLSL but no SPIR-V: the runtime loads compiled kernels (onyx-opt --gpu-compile-kernels compiles them)
 // RUN: sed -e 's/max_compute_shared_memory_size = [0-9]*/max_compute_shared_memory_size = 1073741824/' \
 // RUN:   %t.gpu.mlir > %t.big.mlir
 // RUN: not onyx-run %t.big.mlir --validate --input=2x3xf32=1 --input=3xf32=2 2>&1 \
