@@ -9,12 +9,14 @@
 // windows -> classifier, each stage computed here by ONNX Runtime.
 //
 //   node ort_reference.js DIR [ORT_PREFIX] [--only=NAME,...]
-//   node ort_reference.js DIR [ORT_PREFIX] --benchmark=N [--only=NAME,...]
+//   node ort_reference.js DIR [ORT_PREFIX] --benchmark=N [--threads=T]
+//       [--warmup-seconds=S] [--only=NAME,...]
 //
 // --benchmark reads the inputs already written and prints each model's
-// median wall time of a run (after one warm-up run) over N runs, with ONNX
-// Runtime's default threads. Exits with 77 when onnxruntime-node is not
-// installed (scripts/fetch-onnxruntime-node.sh).
+// median wall time of a run over N runs, after one warm-up run and S more
+// seconds of untimed runs (0 by default), with T intra-op threads (ONNX
+// Runtime's default, one per core, if not given). Exits with 77 when
+// onnxruntime-node is not installed (scripts/fetch-onnxruntime-node.sh).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -260,12 +262,22 @@ async function main() {
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(models[name]);
+      const sessionOptions = {};
+      if (options.threads) {
+        sessionOptions.intraOpNumThreads = Number(options.threads);
+        sessionOptions.interOpNumThreads = 1;
+      }
+      const session =
+          await ort.InferenceSession.create(models[name], sessionOptions);
       if (options.benchmark !== undefined) {
         const feeds = {};
         session.inputNames.forEach((input, i) => feeds[input] = readNpy(
                                        path.join(folder, `input_${i}.npy`)));
         await session.run(feeds);
+        const warmupEnd =
+            process.hrtime.bigint() +
+            BigInt(Math.round(Number(options['warmup-seconds'] || 0) * 1e9));
+        while (process.hrtime.bigint() < warmupEnd) await session.run(feeds);
         const times = [];
         for (let i = 0; i < Number(options.benchmark || 10); ++i) {
           const start = process.hrtime.bigint();
