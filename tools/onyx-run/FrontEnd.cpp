@@ -84,7 +84,9 @@ static LogicalResult canonicalize(ModuleOp module, llvm::raw_ostream *irDump) {
 /// (and canonicalizes it if it is in the onnx dialect and bound for the
 /// Vulkan backend).
 static OwningOpRef<ModuleOp> loadModule(const Options &options,
-                                        ArrayRef<Tensor> inputs, Context &ctx,
+                                        ArrayRef<Tensor> inputs,
+                                        ArrayRef<SmallVector<Tensor>> inputSets,
+                                        Context &ctx,
                                         llvm::SourceMgr &sourceMgr) {
   llvm::raw_ostream *irDump = options.printIRAfterAll ? &llvm::errs() : nullptr;
   StringRef extension = llvm::sys::path::extension(options.modelPath);
@@ -97,8 +99,13 @@ static OwningOpRef<ModuleOp> loadModule(const Options &options,
       return nullptr;
     }
     loadOptions.irDump = irDump;
-    // One run (not --input-set's several): Ifs decided by its input values
-    // take their branch while importing.
+    // Ifs decided by the runs' input values take their branch while
+    // importing: those of the one run, or those all of --input-set's sets
+    // agree on (a model's sample rate, say, the same for every frame).
+    loadOptions.decideControlFlow = true;
+    if (!inputSets.empty())
+      return loadOnnxModelForInputSets(options.modelPath, &ctx, inputSets,
+                                       loadOptions);
     loadOptions.decideControlFlow = !inputs.empty();
     return loadOnnxModel(options.modelPath, &ctx, inputs, loadOptions);
   }
@@ -158,7 +165,8 @@ FailureOr<Prepared> onyx::run::prepare(const Options &options, Context &ctx,
     prepared.inputSets.push_back(std::move(*tensors));
   }
 
-  prepared.module = loadModule(options, prepared.inputs, ctx, sourceMgr);
+  prepared.module =
+      loadModule(options, prepared.inputs, prepared.inputSets, ctx, sourceMgr);
   if (!prepared.module)
     return failure();
   prepared.main =

@@ -95,8 +95,11 @@ private:
   LogicalResult bindDimensions();
   LogicalResult addConstantInput(const pb::ValueInfoProto &input,
                                  const Tensor &value);
+  /// Binds the dimensions of `input` (only those without a name unless
+  /// `bindNames`) to the sizes in their places in `shape`; a negative size
+  /// binds nothing.
   LogicalResult bindInputShape(const pb::ValueInfoProto &input,
-                               ArrayRef<int64_t> shape);
+                               ArrayRef<int64_t> shape, bool bindNames = true);
   /// The shape of a declared tensor type: bound symbolic dimensions get
   /// their size, others are dynamic.
   SmallVector<int64_t> convertShape(const pb::TensorShapeProto &shape);
@@ -179,7 +182,8 @@ private:
 } // namespace
 
 LogicalResult GraphImporter::bindInputShape(const pb::ValueInfoProto &input,
-                                            ArrayRef<int64_t> shape) {
+                                            ArrayRef<int64_t> shape,
+                                            bool bindNames) {
   const pb::TypeProto &type = input.type();
   if (!type.has_tensor_type() || !type.tensor_type().has_shape())
     return success();
@@ -190,6 +194,8 @@ LogicalResult GraphImporter::bindInputShape(const pb::ValueInfoProto &input,
            << declaredShape.dim_size() << ", given a shape of rank "
            << uint64_t(shape.size());
   for (auto [i, dim] : llvm::enumerate(declaredShape.dim())) {
+    if (shape[i] < 0)
+      continue;
     if (dim.has_dim_value() && dim.dim_value() != shape[i])
       return emitError(fileLoc)
              << "input '" << input.name() << "' has size " << dim.dim_value()
@@ -202,6 +208,8 @@ LogicalResult GraphImporter::bindInputShape(const pb::ValueInfoProto &input,
         anonymousSizes[input.name()].push_back({unsigned(i), shape[i]});
       continue;
     }
+    if (!bindNames)
+      continue;
     auto [it, inserted] = bindings.try_emplace(dim.dim_param(), shape[i]);
     if (!inserted && it->second != shape[i])
       return emitError(fileLoc)
@@ -247,7 +255,8 @@ LogicalResult GraphImporter::bindDimensions() {
     if (initializers.count(input.name()) || constantInputs.count(input.name()))
       continue;
     if (next < options.inputShapes.size() &&
-        failed(bindInputShape(input, options.inputShapes[next])))
+        failed(bindInputShape(input, options.inputShapes[next],
+                              options.bindNamedDims)))
       return failure();
     ++next;
   }

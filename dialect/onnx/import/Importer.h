@@ -30,15 +30,20 @@ struct ImportOptions {
   /// Shapes of the actual inputs, in the order of the function's arguments
   /// (onyx-run knows them from the data it is given): each symbolic
   /// dimension of an input is bound to the size in its place. A size that
-  /// contradicts the model or another binding is an error.
+  /// contradicts the model or another binding is an error. A negative size
+  /// binds nothing (a dimension the runs the module serves disagree on).
   SmallVector<SmallVector<int64_t>> inputShapes;
-  /// The values of the inputs for the one run the module is imported for,
-  /// in the same order (or none). An input of one element that the
-  /// condition of an If is computed from is imported as a constant of its
-  /// value, so that the If takes its branch while importing: the branch
-  /// not taken may not even be valid for these inputs (a model's branch for
-  /// another sample rate, given audio of this one). The argument stays,
-  /// unused; the module holds for these values only.
+  /// Whether named dimensions take the sizes of inputShapes too, or only the
+  /// dimensions without a name: a module that serves runs of several shapes
+  /// keeps its named dimensions symbolic.
+  bool bindNamedDims = true;
+  /// The values of the inputs for the runs the module is imported for, in
+  /// the same order (or none; an absent Tensor where the runs differ). An input
+  /// of one element that the condition of an If is computed from is imported as
+  /// a constant of its value, so that the If takes its branch while importing:
+  /// the branch not taken may not even be valid for these inputs (a model's
+  /// branch for another sample rate, given audio of this one). The argument
+  /// stays, unused; the module holds for these values only.
   SmallVector<Tensor> inputValues;
   /// Graph inputs imported as constants of these values instead of
   /// function arguments: inputs that ops need as constants to infer their

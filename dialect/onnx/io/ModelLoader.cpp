@@ -60,6 +60,43 @@ onyx::onnx::loadOnnxModel(StringRef path, Context *ctx, ArrayRef<Tensor> inputs,
   return canonicalize(importOnnxFile(path, ctx, importOptions), ctx, options);
 }
 
+/// Whether `a` and `b` are the same tensor: type, shape and bytes.
+static bool isSameTensor(const Tensor &a, const Tensor &b) {
+  return a.getElementType() == b.getElementType() &&
+         a.getShape() == b.getShape() && a.getBytes() == b.getBytes();
+}
+
+OwningOpRef<ModuleOp>
+onyx::onnx::loadOnnxModelForInputSets(StringRef path, Context *ctx,
+                                      ArrayRef<SmallVector<Tensor>> inputSets,
+                                      const ModelLoadOptions &options) {
+  ctx->loadDialect<OnnxDialect>();
+  ImportOptions importOptions = getImportOptions(options);
+  importOptions.bindNamedDims = false;
+  if (!inputSets.empty()) {
+    for (auto [i, first] : llvm::enumerate(inputSets.front())) {
+      // Sizes all sets agree on; -1 where they differ (every size, where
+      // even the ranks do: the check of each set against @main names it).
+      SmallVector<int64_t> shape(first.getShape());
+      bool sameValue = options.decideControlFlow && first.getNumElements() == 1;
+      for (const SmallVector<Tensor> &set : inputSets.drop_front()) {
+        if (i >= set.size() || set[i].getRank() != first.getRank()) {
+          shape.assign(first.getRank(), -1);
+          sameValue = false;
+          break;
+        }
+        for (auto [size, other] : llvm::zip(shape, set[i].getShape()))
+          if (size != other)
+            size = -1;
+        sameValue = sameValue && isSameTensor(first, set[i]);
+      }
+      importOptions.inputShapes.push_back(std::move(shape));
+      importOptions.inputValues.push_back(sameValue ? first : Tensor());
+    }
+  }
+  return canonicalize(importOnnxFile(path, ctx, importOptions), ctx, options);
+}
+
 OwningOpRef<ModuleOp>
 onyx::onnx::loadOnnxModelBuffer(StringRef bytes, StringRef bufferName,
                                 StringRef baseDir, Context *ctx,

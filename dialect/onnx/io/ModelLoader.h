@@ -29,7 +29,7 @@ struct ModelLoadOptions {
   /// Graph inputs imported as constants of these values rather than as
   /// arguments of @main (see ImportOptions::constantInputs).
   llvm::StringMap<Tensor> constantInputs;
-  /// Import for one run on the given inputs: an If whose condition is
+  /// Import for the runs on the given inputs: an If whose condition is
   /// computed from inputs of one element takes its branch while importing
   /// (ImportOptions::inputValues), so that the module holds for these
   /// inputs' values only.
@@ -45,6 +45,17 @@ struct ModelLoadOptions {
 OwningOpRef<ModuleOp> loadOnnxModel(StringRef path, Context *ctx,
                                     ArrayRef<Tensor> inputs,
                                     const ModelLoadOptions &options);
+
+/// Imports the model for runs on each of `inputSets` (each the arguments of
+/// @main in order) and canonicalizes it: one module for all of them, whose
+/// named dimensions stay symbolic. A dimension without a name takes the
+/// size every set gives it (else it stays `?`), and with decideControlFlow,
+/// an If decided by an input of one element takes its branch where every
+/// set gives that input the same value.
+OwningOpRef<ModuleOp>
+loadOnnxModelForInputSets(StringRef path, Context *ctx,
+                          ArrayRef<SmallVector<Tensor>> inputSets,
+                          const ModelLoadOptions &options);
 
 /// The same for a model held in memory, given the shapes of @main's
 /// arguments rather than their values: `bufferName` names it in

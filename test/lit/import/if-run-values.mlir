@@ -21,6 +21,20 @@
 // error, as ONNX Runtime gives.
 // RUN: not onyx-run %t/rate.onnx --backend=ref --input=2x3xf32=1,2,3,4,5,6 --input=i64=8000 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OTHER
+// Several runs in one module (--input-set) decide alike where every set
+// agrees: the size of x's unnamed dims and the value of sr.
+// RUN: onyx-run %t/rate.onnx --backend=ref --input-set='2x3xf32=1,2,3,4,5,6;i64=16000' \
+// RUN:   --input-set='2x3xf32=1,1,1,1,1,1;i64=16000' | FileCheck %s --check-prefix=SETS
+// RUN: onyx-run %t/rate.onnx --validate --input-set='2x3xf32=1,2,3,4,5,6;i64=16000' \
+// RUN:   --input-set='2x3xf32=1,1,1,1,1,1;i64=16000' | FileCheck %s --check-prefix=SETS
+// RUN: onyx-run %t/rate.onnx --validate --input-set='3x1xf32=1,2,3;i64=16000' \
+// RUN:   --input-set='3x1xf32=1,1,1;i64=16000' | FileCheck %s --check-prefix=SQUEEZED-SETS
+// Sets that disagree leave the If undecided or the dims unbound: the
+// import's errors.
+// RUN: not onyx-run %t/rate.onnx --backend=ref --input-set='2x3xf32=1,2,3,4,5,6;i64=16000' \
+// RUN:   --input-set='2x3xf32=1,1,1,1,1,1;i64=8000' 2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: not onyx-run %t/rate.onnx --backend=ref --input-set='2x3xf32=1,2,3,4,5,6;i64=16000' \
+// RUN:   --input-set='3x1xf32=1,1,1;i64=16000' 2>&1 | FileCheck %s --check-prefix=UNBOUND
 // Without the run's inputs the shape test cannot fold, and its branches
 // yield tensors of different ranks.
 // RUN: not onyx-opt %t/rate.onnx 2>&1 | FileCheck %s --check-prefix=UNBOUND
@@ -28,6 +42,14 @@
 // The sum of x, of x squeezed where its last size is 1.
 // WIDE:     output 0: tensor<f32> = [21]
 // SQUEEZED: output 0: tensor<f32> = [6]
+// SETS: input set 0:
+// SETS: output 0: tensor<f32> = [21]
+// SETS: input set 1:
+// SETS: output 0: tensor<f32> = [6]
+// SQUEEZED-SETS: input set 0:
+// SQUEEZED-SETS: output 0: tensor<f32> = [6]
+// SQUEEZED-SETS: input set 1:
+// SQUEEZED-SETS: output 0: tensor<f32> = [3]
 // OTHER: error: node 'by_rate' (If): node 'narrow' (MatMul)
 // UNBOUND: error: node 'squeeze_if_one' (If): output #0 is tensor<?xf32> in then_branch and tensor<?x?xf32> in else_branch
 
