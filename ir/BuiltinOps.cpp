@@ -56,6 +56,14 @@ std::optional<StringRef> ModuleOp::getName() {
   return std::nullopt;
 }
 
+SmallVector<FuncOp> getDefinedFunctions(ModuleOp module) {
+  SmallVector<FuncOp> funcs;
+  for (Operation &op : *module.getBody())
+    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
+      funcs.push_back(func);
+  return funcs;
+}
+
 Operation *ModuleOp::lookupSymbol(StringRef name) {
   for (Operation &op : *getBody())
     if (auto sym = op.getAttrOfType<StringAttr>("sym_name"))

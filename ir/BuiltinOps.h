@@ -84,6 +84,10 @@ public:
   static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
+/// The functions of `module` that have a body, in order. A list, not a
+/// view, so that a pass may add ops to the module while it goes through them.
+SmallVector<FuncOp> getDefinedFunctions(ModuleOp module);
+
 class ReturnOp : public Op<ReturnOp> {
 public:
   using Op::Op;

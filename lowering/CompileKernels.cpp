@@ -27,16 +27,12 @@ shader::ShaderCompiler &getCompiler() {
   return compiler;
 }
 
-class CompileKernels : public Pass {
+class CompileKernels : public PassWrapper<CompileKernels> {
 public:
-  CompileKernels() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "gpu-compile-kernels"; }
-  StringRef getDescription() const override {
-    return "Compile the GLSL of gpu.kernel ops to SPIR-V (shaderc)";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<CompileKernels>();
-  }
+  CompileKernels()
+      : PassWrapper("gpu-compile-kernels",
+                    "Compile the GLSL of gpu.kernel ops to SPIR-V (shaderc)",
+                    "builtin.module") {}
   void runOnOperation() override;
 
 private:

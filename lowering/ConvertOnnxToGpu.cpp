@@ -35,16 +35,12 @@ namespace {
 /// Ops whose result is their first operand's bytes with another shape.
 bool isAlias(StringRef name) { return isReshapeLike(name); }
 
-class ConvertOnnxToGpu : public Pass {
+class ConvertOnnxToGpu : public PassWrapper<ConvertOnnxToGpu> {
 public:
-  ConvertOnnxToGpu() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "convert-onnx-to-gpu"; }
-  StringRef getDescription() const override {
-    return "Turn onnx ops into gpu dispatches of generated kernels";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<ConvertOnnxToGpu>();
-  }
+  ConvertOnnxToGpu()
+      : PassWrapper("convert-onnx-to-gpu",
+                    "Turn onnx ops into gpu dispatches of generated kernels",
+                    "builtin.module") {}
   void runOnOperation() override;
 
 private:
@@ -266,11 +262,7 @@ void ConvertOnnxToGpu::runOnOperation() {
   // The module records what it was compiled for.
   module->setAttr(gpu::TargetDesc::getAttrName(),
                   target->toAttr(module->getContext()));
-  SmallVector<FuncOp> funcs;
-  for (Operation &op : *module.getBody())
-    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
-      funcs.push_back(func);
-  for (FuncOp func : funcs) {
+  for (FuncOp func : getDefinedFunctions(module)) {
     LoweringContext ctx(module, *target);
     if (onyx::failed(convertFunction(func, ctx)))
       return signalPassFailure();

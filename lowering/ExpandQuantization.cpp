@@ -20,17 +20,14 @@ namespace onyx::lowering {
 
 namespace {
 
-class ExpandQuantization : public Pass {
+class ExpandQuantization : public PassWrapper<ExpandQuantization> {
 public:
-  ExpandQuantization() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-expand-quantization"; }
-  StringRef getDescription() const override {
-    return "Expand QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear "
-           "and the integer and QLinear MatMul and Conv into f32 ops";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<ExpandQuantization>();
-  }
+  ExpandQuantization()
+      : PassWrapper(
+            "onnx-expand-quantization",
+            "Expand QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear "
+            "and the integer and QLinear MatMul and Conv into f32 ops",
+            "builtin.module") {}
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {

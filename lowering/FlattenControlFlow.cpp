@@ -46,15 +46,15 @@ SmallVector<Operation *> getOutermostControlFlow(FuncOp func) {
   return ops;
 }
 
-class FlattenControlFlow : public Pass {
+class FlattenControlFlow : public PassWrapper<FlattenControlFlow> {
 public:
-  FlattenControlFlow() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-flatten-control-flow"; }
-  StringRef getDescription() const override {
-    return "Unroll onnx.Loop and onnx.Scan of counts known when compiling, "
-           "and turn onnx.If on a run-time condition into both branches "
-           "and a Where";
-  }
+  FlattenControlFlow()
+      : PassWrapper(
+            "onnx-flatten-control-flow",
+            "Unroll onnx.Loop and onnx.Scan of counts known when compiling, "
+            "and turn onnx.If on a run-time condition into both branches "
+            "and a Where",
+            "builtin.module") {}
   std::unique_ptr<Pass> clone() const override {
     auto copy = std::make_unique<FlattenControlFlow>();
     copy->maxUnrolledOps = maxUnrolledOps.getValue();

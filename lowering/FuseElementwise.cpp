@@ -57,17 +57,13 @@ bool isInlined(Value value) {
   return constant && (constant.isSplat() || constant.getNumElements() == 1);
 }
 
-class FuseElementwise : public Pass {
+class FuseElementwise : public PassWrapper<FuseElementwise> {
 public:
-  FuseElementwise() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-fuse-elementwise"; }
-  StringRef getDescription() const override {
-    return "Group trees of elementwise and broadcast ops into "
-           "onnx.FusedElementwise ops, each one kernel";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<FuseElementwise>();
-  }
+  FuseElementwise()
+      : PassWrapper("onnx-fuse-elementwise",
+                    "Group trees of elementwise and broadcast ops into "
+                    "onnx.FusedElementwise ops, each one kernel",
+                    "builtin.module") {}
   void runOnOperation() override;
 
 private:
@@ -239,11 +235,7 @@ void FuseElementwise::runOnOperation() {
       gpu::TargetDesc::lookup(getOperation(), /*report=*/true);
   if (onyx::failed(target))
     return signalPassFailure();
-  SmallVector<FuncOp> funcs;
-  for (Operation &op : *cast<ModuleOp>(getOperation()).getBody())
-    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
-      funcs.push_back(func);
-  for (FuncOp func : funcs)
+  for (FuncOp func : getDefinedFunctions(cast<ModuleOp>(getOperation())))
     fuseBlock(func.front(), target->maxPerStageDescriptorStorageBuffers);
 }
 

@@ -46,17 +46,14 @@ namespace onyx::lowering {
 
 namespace {
 
-class MergeProjections : public Pass {
+class MergeProjections : public PassWrapper<MergeProjections> {
 public:
-  MergeProjections() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-merge-projections"; }
-  StringRef getDescription() const override {
-    return "Merge MatMuls (and MatMulNBits) of one operand by constant "
-           "weights into one product and a Split of its result";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<MergeProjections>();
-  }
+  MergeProjections()
+      : PassWrapper(
+            "onnx-merge-projections",
+            "Merge MatMuls (and MatMulNBits) of one operand by constant "
+            "weights into one product and a Split of its result",
+            "builtin.module") {}
   void runOnOperation() override;
 
 private:

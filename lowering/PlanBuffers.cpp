@@ -24,16 +24,13 @@ namespace onyx::lowering {
 
 namespace {
 
-class PlanBuffers : public Pass {
+class PlanBuffers : public PassWrapper<PlanBuffers> {
 public:
-  PlanBuffers() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "gpu-plan-buffers"; }
-  StringRef getDescription() const override {
-    return "Place gpu.alloc tensors in one arena by liveness (first fit)";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<PlanBuffers>();
-  }
+  PlanBuffers()
+      : PassWrapper(
+            "gpu-plan-buffers",
+            "Place gpu.alloc tensors in one arena by liveness (first fit)",
+            "builtin.module") {}
   void runOnOperation() override;
 
 private:
@@ -102,11 +99,7 @@ void PlanBuffers::runOnOperation() {
       gpu::TargetDesc::lookup(getOperation(), /*report=*/true);
   if (onyx::failed(target))
     return signalPassFailure();
-  SmallVector<FuncOp> funcs;
-  for (Operation &op : *cast<ModuleOp>(getOperation()).getBody())
-    if (auto func = dyn_cast<FuncOp>(&op); func && !func.isExternal())
-      funcs.push_back(func);
-  for (FuncOp func : funcs)
+  for (FuncOp func : getDefinedFunctions(cast<ModuleOp>(getOperation())))
     planFunction(func, target->minStorageBufferOffsetAlignment);
 }
 

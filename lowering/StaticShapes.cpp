@@ -51,17 +51,14 @@ bool isControlFlow(Operation *op) {
   return false;
 }
 
-class StaticShapes : public Pass {
+class StaticShapes : public PassWrapper<StaticShapes> {
 public:
-  StaticShapes() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-static-shapes"; }
-  StringRef getDescription() const override {
-    return "Check that every tensor has a static shape, or a `?` the kernel "
-           "generator of each op that touches it handles";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<StaticShapes>();
-  }
+  StaticShapes()
+      : PassWrapper(
+            "onnx-static-shapes",
+            "Check that every tensor has a static shape, or a `?` the kernel "
+            "generator of each op that touches it handles",
+            "builtin.module") {}
 
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {

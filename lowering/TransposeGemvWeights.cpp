@@ -36,19 +36,14 @@ namespace onyx::lowering {
 
 namespace {
 
-class TransposeGemvWeights : public Pass {
+class TransposeGemvWeights : public PassWrapper<TransposeGemvWeights> {
 public:
-  TransposeGemvWeights() : Pass("builtin.module") {}
-  StringRef getArgument() const override {
-    return "onnx-transpose-gemv-weights";
-  }
-  StringRef getDescription() const override {
-    return "Store the constant weights of products of few rows transposed, "
-           "so that each column is contiguous";
-  }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<TransposeGemvWeights>();
-  }
+  TransposeGemvWeights()
+      : PassWrapper(
+            "onnx-transpose-gemv-weights",
+            "Store the constant weights of products of few rows transposed, "
+            "so that each column is contiguous",
+            "builtin.module") {}
   void runOnOperation() override;
 
 private:

@@ -20,14 +20,14 @@ namespace onyx::lowering {
 
 namespace {
 
-class UnrollRecurrent : public Pass {
+class UnrollRecurrent : public PassWrapper<UnrollRecurrent> {
 public:
-  UnrollRecurrent() : Pass("builtin.module") {}
-  StringRef getArgument() const override { return "onnx-unroll-recurrent"; }
-  StringRef getDescription() const override {
-    return "Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into "
-           "MatMul and elementwise ops per time step";
-  }
+  UnrollRecurrent()
+      : PassWrapper(
+            "onnx-unroll-recurrent",
+            "Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into "
+            "MatMul and elementwise ops per time step",
+            "builtin.module") {}
   std::unique_ptr<Pass> clone() const override {
     auto copy = std::make_unique<UnrollRecurrent>();
     copy->maxUnrolledOps = maxUnrolledOps.getValue();

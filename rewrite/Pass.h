@@ -131,6 +131,28 @@ private:
   std::vector<PassStatistic *> statistics;
 };
 
+/// The members every pass writes the same way: `class P : public
+/// PassWrapper<P>` with `P() : PassWrapper("argument", "description",
+/// anchor) {}` names, describes and clones it. `argument` and `description`
+/// must outlive the pass (string literals). A pass with options overrides
+/// clone() to copy them.
+template <typename Derived> class PassWrapper : public Pass {
+public:
+  StringRef getArgument() const override { return argument; }
+  StringRef getDescription() const override { return description; }
+  std::unique_ptr<Pass> clone() const override {
+    return std::make_unique<Derived>();
+  }
+
+protected:
+  PassWrapper(StringRef argument, StringRef description,
+              std::optional<StringRef> anchor)
+      : Pass(anchor), argument(argument), description(description) {}
+
+private:
+  StringRef argument, description;
+};
+
 class OpPassManager;
 
 /// The registry behind pipeline text and onyx-opt's pass flags. An entry

@@ -60,6 +60,7 @@
 
 #include "dialect/gpu/GpuTypes.h"
 
+#include "dialect/gpu/OpDecl.h"
 #include "ir/Builder.h"
 #include "ir/OpAsm.h"
 
@@ -77,8 +78,7 @@ inline bool isWritable(Access a) { return uint8_t(a) & uint8_t(Access::Write); }
 /// A compute kernel: SPIR-V with one entry point and its interface.
 class KernelOp : public Op<KernelOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.kernel"; }
+  ONYX_GPU_OP("kernel");
   static constexpr OpTrait traits = OpTrait::Symbol;
 
   static void build(OpBuilder &builder, OperationState &state, StringRef name,
@@ -111,9 +111,6 @@ public:
 
   /// The part of verify() that the accessors above rely on.
   LogicalResult verifyInterface();
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// What a buffer holds: intermediate tensors at planned offsets, or the
@@ -123,8 +120,7 @@ enum class BufferKind : uint8_t { Arena, Weights };
 /// A device buffer of the function (`!gpu.buffer<size>`).
 class BufferOp : public Op<BufferOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.buffer"; }
+  ONYX_GPU_OP("buffer");
 
   static void build(OpBuilder &builder, OperationState &state, BufferKind kind,
                     uint64_t size);
@@ -134,17 +130,13 @@ public:
 
   /// Besides its own attributes, checks that no two allocations in the
   /// buffer overlap while both are live (BufferLiveness.h).
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// A tensor in a byte range of a buffer or of another view (an alias: a
 /// reshape, or a slice, of the same memory).
 class ViewOp : public Op<ViewOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.view"; }
+  ONYX_GPU_OP("view");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value source,
@@ -164,10 +156,6 @@ public:
   /// One index per `?` dimension of the type, in order.
   OperandRange getDynamicDims();
   ViewType getType();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// A tensor not yet placed in a buffer: what kernel generation produces
@@ -189,8 +177,7 @@ public:
 /// argument itself is not uploaded.
 class AllocOp : public Op<AllocOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.alloc"; }
+  ONYX_GPU_OP("alloc");
 
   static void build(OpBuilder &builder, OperationState &state, ViewType type,
                     ValueRange dynamicDims = {});
@@ -198,17 +185,12 @@ public:
   OperandRange getDynamicDims() { return state->getOperands(); }
   /// The argument whose state this tensor is; nullopt for an ordinary one.
   std::optional<unsigned> getStateArgument();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// A constant tensor placed in a weights buffer.
 class WeightOp : public Op<WeightOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.weight"; }
+  ONYX_GPU_OP("weight");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value buffer,
@@ -218,17 +200,12 @@ public:
   uint64_t getOffset();
   DenseElementsAttr getValue();
   ViewType getType();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Runs a kernel over a grid of workgroups with views bound to its bindings.
 class DispatchOp : public Op<DispatchOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.dispatch"; }
+  ONYX_GPU_OP("dispatch");
 
   static void build(OpBuilder &builder, OperationState &state, StringRef kernel,
                     std::array<uint64_t, 3> workgroups, ValueRange bindings,
@@ -260,42 +237,28 @@ public:
   /// with `dynamic` giving the values of the dynamic ones in order (each
   /// already checked to fit its 32-bit type).
   SmallVector<char> getPushConstantBytes(ArrayRef<int64_t> dynamic = {});
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Copies the bytes of one view into another of the same size.
 class CopyOp : public Op<CopyOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.copy"; }
+  ONYX_GPU_OP("copy");
 
   static void build(OpBuilder &builder, OperationState &state, Value source,
                     Value target);
   Value getSource() { return state->getOperand(0); }
   Value getTarget() { return state->getOperand(1); }
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Copies a function argument (a host tensor) into a view.
 class UploadOp : public Op<UploadOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.upload"; }
+  ONYX_GPU_OP("upload");
 
   static void build(OpBuilder &builder, OperationState &state, Value source,
                     Value target);
   Value getSource() { return state->getOperand(0); }
   Value getTarget() { return state->getOperand(1); }
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Reads a view back to the host as a tensor the function returns.
@@ -309,8 +272,7 @@ public:
 /// must keep it there) and comes back with its shape only.
 class DownloadOp : public Op<DownloadOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.download"; }
+  ONYX_GPU_OP("download");
 
   static void build(OpBuilder &builder, OperationState &state, Value source);
   /// A download of a state's memory whose result has the view's dims
@@ -320,10 +282,6 @@ public:
   Value getSource() { return state->getOperand(0); }
   /// The permutation; empty for a plain download.
   SmallVector<int64_t, 4> getPermutation();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Runs its body `%n` times, for %i from 0 to %n - 1: a Loop whose trip
@@ -338,21 +296,16 @@ public:
 ///   }
 class LoopOp : public Op<LoopOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.loop"; }
-  static constexpr OpTrait traits = OpTrait::NoTerminator | OpTrait::SingleBlock;
+  ONYX_GPU_OP("loop");
+  static constexpr OpTrait traits =
+      OpTrait::NoTerminator | OpTrait::SingleBlock;
 
   /// A loop of `tripCount` iterations with an empty body whose one
   /// argument is the iteration number.
-  static void build(OpBuilder &builder, OperationState &state,
-                    Value tripCount);
+  static void build(OpBuilder &builder, OperationState &state, Value tripCount);
   Value getTripCount() { return state->getOperand(0); }
   Block &getBody() { return state->getRegion(0).front(); }
   BlockArgument getIterationNumber() { return getBody().getArgument(0); }
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// Where a view's bytes are: a gpu.buffer and a byte range in it.

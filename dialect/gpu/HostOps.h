@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialect/gpu/OpDecl.h"
 #include "ir/Builder.h"
 #include "ir/OpAsm.h"
 
@@ -31,18 +32,13 @@ namespace onyx::gpu {
 /// A dimension of a function argument, as an index.
 class DimOp : public Op<DimOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.dim"; }
+  ONYX_GPU_OP("dim");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value tensor,
                     int64_t index);
   Value getTensor() { return state->getOperand(0); }
   int64_t getIndex();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// An element of an integer or float function argument of static shape, as
@@ -52,8 +48,7 @@ public:
 /// the op.
 class ExtractOp : public Op<ExtractOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.extract"; }
+  ONYX_GPU_OP("extract");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value tensor,
@@ -61,31 +56,21 @@ public:
   Value getTensor() { return state->getOperand(0); }
   /// The element's position in row-major order.
   int64_t getIndex();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// An index constant.
 class ConstantOp : public Op<ConstantOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.constant"; }
+  ONYX_GPU_OP("constant");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, int64_t value);
   int64_t getValue();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// The function of a host integer op: a result, or nullopt with the reason
 /// in `error`.
-using HostArithFn = std::optional<int64_t> (*)(int64_t, int64_t,
-                                               std::string &);
+using HostArithFn = std::optional<int64_t> (*)(int64_t, int64_t, std::string &);
 
 /// A binary integer op of the table: `%r = gpu.muli %a, %b`.
 class HostArithOp : public Op<HostArithOp> {
@@ -111,16 +96,11 @@ public:
 /// run at the op.
 class RangeCountOp : public Op<RangeCountOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.range_count"; }
+  ONYX_GPU_OP("range_count");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value start,
                     Value limit, Value delta);
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// gpu.range_count's function; nullopt with the reason in `error` where it
@@ -139,8 +119,7 @@ std::optional<int64_t> evaluateFloatExtract(double value, std::string &error);
 /// fit in 63 bits, is an error of the run at the op.
 class ScaleDimOp : public Op<ScaleDimOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.scale_dim"; }
+  ONYX_GPU_OP("scale_dim");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value size,
@@ -149,10 +128,6 @@ public:
   Value getTensor() { return state->getOperand(1); }
   /// The element's position in row-major order.
   int64_t getIndex();
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// gpu.scale_dim's function; nullopt with the reason in `error` where it
@@ -170,31 +145,21 @@ std::optional<int64_t> evaluateScaleDim(int64_t size, double scale,
 /// count is an error of the run at the op.
 class ReadCountOp : public Op<ReadCountOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.read_count"; }
+  ONYX_GPU_OP("read_count");
 
   static void build(OpBuilder &builder, OperationState &state, Value view);
   Value getView() { return state->getOperand(0); }
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// `%r = gpu.select %cond, %a, %b`: `a` where `cond` is not 0, else `b`.
 class SelectOp : public Op<SelectOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.select"; }
+  ONYX_GPU_OP("select");
   static constexpr OpTrait traits = OpTrait::Pure;
 
   static void build(OpBuilder &builder, OperationState &state, Value condition,
                     Value trueValue, Value falseValue);
   Value getCondition() { return state->getOperand(0); }
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// `gpu.assert %cond, %v0, %v1 {message = "has {0} elements, not {1}"}`:
@@ -204,8 +169,7 @@ public:
 /// count).
 class AssertOp : public Op<AssertOp> {
 public:
-  using Op::Op;
-  static StringRef getOperationName() { return "gpu.assert"; }
+  ONYX_GPU_OP("assert");
 
   static void build(OpBuilder &builder, OperationState &state, Value condition,
                     StringRef message, ValueRange values = {});
@@ -214,10 +178,6 @@ public:
   StringRef getMessage();
   /// The message with `{i}` replaced by `values[i]`.
   std::string formatMessage(ArrayRef<int64_t> values);
-
-  LogicalResult verify();
-  void print(OpAsmPrinter &p);
-  static ParseResult parse(OpAsmParser &parser, OperationState &result);
 };
 
 /// `message` with `{i}` replaced by `values[i]` (gpu.assert's message).
