@@ -55,11 +55,6 @@ public:
             "and turn onnx.If on a run-time condition into both branches "
             "and a Where",
             "builtin.module") {}
-  std::unique_ptr<Pass> clone() const override {
-    auto copy = std::make_unique<FlattenControlFlow>();
-    copy->maxUnrolledOps = maxUnrolledOps.getValue();
-    return copy;
-  }
   LogicalResult initialize(Context *ctx) override {
     PatternSet collected(ctx);
     collectCanonicalizationPatterns(ctx, collected);

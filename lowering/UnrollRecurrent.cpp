@@ -28,11 +28,6 @@ public:
             "Unroll onnx.RNN, onnx.GRU and onnx.LSTM of static sizes into "
             "MatMul and elementwise ops per time step",
             "builtin.module") {}
-  std::unique_ptr<Pass> clone() const override {
-    auto copy = std::make_unique<UnrollRecurrent>();
-    copy->maxUnrolledOps = maxUnrolledOps.getValue();
-    return copy;
-  }
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {

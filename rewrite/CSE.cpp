@@ -147,16 +147,10 @@ struct Frame {
   std::optional<size_t> mark;
 };
 
-class CSE : public Pass {
+class CSE : public PassWrapper<CSE> {
 public:
-  StringRef getArgument() const override { return "cse"; }
-  StringRef getDescription() const override {
-    return "Eliminate common sub-expressions";
-  }
+  CSE() : PassWrapper("cse", "Eliminate common sub-expressions") {}
   StringRef getName() const override { return "CSE"; }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<CSE>();
-  }
   void runOnOperation() override;
 
 private:

@@ -26,26 +26,13 @@ constexpr bool kExpensiveChecksByDefault = true;
 constexpr bool kExpensiveChecksByDefault = false;
 #endif
 
-class Canonicalizer : public Pass {
+class Canonicalizer : public PassWrapper<Canonicalizer> {
 public:
-  StringRef getArgument() const override { return "canonicalize"; }
-  StringRef getDescription() const override {
-    return "Apply canonicalization patterns, fold and erase dead operations "
-           "until nothing changes";
-  }
+  Canonicalizer()
+      : PassWrapper("canonicalize",
+                    "Apply canonicalization patterns, fold and erase dead "
+                    "operations until nothing changes") {}
   StringRef getName() const override { return "Canonicalizer"; }
-
-  std::unique_ptr<Pass> clone() const override {
-    auto copy = std::make_unique<Canonicalizer>();
-    copy->maxIterations = maxIterations.getValue();
-    copy->maxNumRewrites = maxNumRewrites.getValue();
-    copy->topDown = topDown.getValue();
-    copy->regionSimplify = regionSimplify.getValue();
-    copy->testConvergence = testConvergence.getValue();
-    copy->expensiveChecks = expensiveChecks.getValue();
-    copy->trace = trace.getValue();
-    return copy;
-  }
 
   LogicalResult initialize(Context *ctx) override {
     PatternSet collected(ctx);

@@ -22,16 +22,13 @@ using namespace onyx;
 
 namespace {
 
-class DCE : public Pass {
+class DCE : public PassWrapper<DCE> {
 public:
-  StringRef getArgument() const override { return "dce"; }
-  StringRef getDescription() const override {
-    return "Erase operations without side effects whose results are unused";
-  }
+  DCE()
+      : PassWrapper(
+            "dce",
+            "Erase operations without side effects whose results are unused") {}
   StringRef getName() const override { return "DCE"; }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<DCE>();
-  }
   void runOnOperation() override;
 
 private:

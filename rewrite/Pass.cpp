@@ -30,6 +30,12 @@ PassOptionBase::PassOptionBase(Pass *owner, StringRef name,
 
 PassOptionBase::~PassOptionBase() = default;
 
+void Pass::copyOptionValuesFrom(const Pass &other) {
+  assert(options.size() == other.options.size() && "options of another pass");
+  for (auto [option, from] : llvm::zip_equal(options, other.options))
+    option->copyValueFrom(*from);
+}
+
 template <typename T>
 LogicalResult PassOption<T>::parse(StringRef text, std::string &error) {
   if constexpr (std::is_same_v<T, bool>) {

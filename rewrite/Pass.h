@@ -33,6 +33,9 @@ public:
   virtual LogicalResult parse(StringRef value, std::string &error) = 0;
   /// The current value as pipeline text.
   virtual std::string print() const = 0;
+  /// Takes the value of `other`, the same option of another instance of
+  /// the pass.
+  virtual void copyValueFrom(const PassOptionBase &other) = 0;
 
 private:
   std::string name, description;
@@ -51,6 +54,9 @@ public:
   }
   LogicalResult parse(StringRef text, std::string &error) override;
   std::string print() const override;
+  void copyValueFrom(const PassOptionBase &other) override {
+    value = static_cast<const PassOption &>(other).value;
+  }
 
 private:
   T value;
@@ -112,6 +118,9 @@ public:
   LogicalResult setOptions(StringRef text, std::string &error);
   /// `name{opt=value ...}` as pipeline text.
   std::string printAsTextualPipeline() const;
+  /// Sets each option to its value in `other`, another instance of the
+  /// same pass (whose options were registered in the same order).
+  void copyOptionValuesFrom(const Pass &other);
   ArrayRef<PassStatistic *> getStatistics() const { return statistics; }
 
 protected:
@@ -133,20 +142,23 @@ private:
 
 /// The members every pass writes the same way: `class P : public
 /// PassWrapper<P>` with `P() : PassWrapper("argument", "description",
-/// anchor) {}` names, describes and clones it. `argument` and `description`
-/// must outlive the pass (string literals). A pass with options overrides
-/// clone() to copy them.
+/// anchor) {}` names, describes and clones it, the clone with the same
+/// option values. `argument` and `description` must outlive the pass
+/// (string literals).
 template <typename Derived> class PassWrapper : public Pass {
 public:
   StringRef getArgument() const override { return argument; }
   StringRef getDescription() const override { return description; }
   std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<Derived>();
+    auto copy = std::make_unique<Derived>();
+    copy->copyOptionValuesFrom(*this);
+    return copy;
   }
 
 protected:
+  /// `anchor`: the op kind the pass runs on; nullopt for any op.
   PassWrapper(StringRef argument, StringRef description,
-              std::optional<StringRef> anchor)
+              std::optional<StringRef> anchor = std::nullopt)
       : Pass(anchor), argument(argument), description(description) {}
 
 private:

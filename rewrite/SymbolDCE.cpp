@@ -24,16 +24,12 @@ using namespace onyx;
 
 namespace {
 
-class SymbolDCE : public Pass {
+class SymbolDCE : public PassWrapper<SymbolDCE> {
 public:
-  StringRef getArgument() const override { return "symbol-dce"; }
-  StringRef getDescription() const override {
-    return "Erase private functions that nothing refers to";
-  }
+  SymbolDCE()
+      : PassWrapper("symbol-dce",
+                    "Erase private functions that nothing refers to") {}
   StringRef getName() const override { return "SymbolDCE"; }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<SymbolDCE>();
-  }
   void runOnOperation() override;
 
 private:

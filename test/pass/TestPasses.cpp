@@ -10,16 +10,12 @@ using namespace onyx;
 namespace {
 
 /// Fails with an error on the op it runs on.
-class TestPassFailure : public Pass {
+class TestPassFailure : public PassWrapper<TestPassFailure> {
 public:
-  StringRef getArgument() const override { return "test-pass-failure"; }
-  StringRef getDescription() const override {
-    return "Test pass: report an error and fail";
-  }
+  TestPassFailure()
+      : PassWrapper("test-pass-failure",
+                    "Test pass: report an error and fail") {}
   StringRef getName() const override { return "TestPassFailure"; }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<TestPassFailure>();
-  }
   void runOnOperation() override {
     getOperation()->emitError() << "test-pass-failure failed as asked";
     signalPassFailure();
@@ -28,17 +24,13 @@ public:
 
 /// Erases the terminator of every function body, which leaves IR that the
 /// verifier rejects, and reports success as if nothing were wrong.
-class TestBreakIR : public Pass {
+class TestBreakIR : public PassWrapper<TestBreakIR> {
 public:
-  StringRef getArgument() const override { return "test-break-ir"; }
-  StringRef getDescription() const override {
-    return "Test pass: erase the terminators of function bodies, leaving "
-           "invalid IR";
-  }
+  TestBreakIR()
+      : PassWrapper("test-break-ir",
+                    "Test pass: erase the terminators of function bodies, "
+                    "leaving invalid IR") {}
   StringRef getName() const override { return "TestBreakIR"; }
-  std::unique_ptr<Pass> clone() const override {
-    return std::make_unique<TestBreakIR>();
-  }
   void runOnOperation() override {
     getOperation()->walkOps<FuncOp>([](FuncOp func) {
       if (!func.isExternal())
@@ -50,20 +42,13 @@ public:
 
 /// Runs on func.func only; counts the ops of each function and may write the
 /// count into an attribute of the function.
-class TestFuncCount : public Pass {
+class TestFuncCount : public PassWrapper<TestFuncCount> {
 public:
-  TestFuncCount() : Pass(FuncOp::getOperationName()) {}
-  StringRef getArgument() const override { return "test-func-count"; }
-  StringRef getDescription() const override {
-    return "Test pass on func.func: count the ops of each function";
-  }
+  TestFuncCount()
+      : PassWrapper("test-func-count",
+                    "Test pass on func.func: count the ops of each function",
+                    FuncOp::getOperationName()) {}
   StringRef getName() const override { return "TestFuncCount"; }
-  std::unique_ptr<Pass> clone() const override {
-    auto pass = std::make_unique<TestFuncCount>();
-    pass->annotate = annotate.getValue();
-    pass->attrName = attrName.getValue();
-    return pass;
-  }
   void runOnOperation() override {
     int64_t count = -1;
     getOperation()->walk([&](Operation *) { ++count; });
