@@ -601,12 +601,7 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                     countSize, d, pastSize, presentSize,
                     glsl::store(et, "ok", "o", glsl::load(et, "pk", "i")),
                     glsl::store(et, "ov", "o", glsl::load(et, "pv", "i")));
-    SmallVector<OpFoldResult> push;
-    sizes.addTo(spec, push);
-    KernelRef kernel = ctx.getOrCreateKernel(spec);
-    ctx.dispatch(kernel,
-                 {ctx.ceilDiv(count, int64_t(spec.workgroupSize[0])), 1, 1},
-                 {pastK, pastV, presentK, presentV}, push);
+    sizes.dispatch(spec, count, {pastK, pastV, presentK, presentV});
   }
   if (op->getNumResults() > 1)
     ctx.setResult(op->getResult(1), presentK);
@@ -715,12 +710,7 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
                      glsl::store(
                          et, "pv", "dst + c",
                          glsl::load(et, vBuf, "src + " + vOffset + " + c"))));
-    SmallVector<OpFoldResult> push;
-    sizes.addTo(spec, push);
-    KernelRef kernel = ctx.getOrCreateKernel(spec);
-    ctx.dispatch(kernel,
-                 {ctx.ceilDiv(rows, int64_t(spec.workgroupSize[0])), 1, 1},
-                 views, push);
+    sizes.dispatch(spec, rows, views);
   }
 
   // 2. The attention: one workgroup per (query row, head, batch), or per

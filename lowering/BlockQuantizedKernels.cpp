@@ -636,12 +636,7 @@ LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
                    "(q - zp) * " + glsl::load(scaleType, "scales", "block")) +
        "\n}\n";
   spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + s;
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  KernelRef kernel = ctx.getOrCreateKernel(spec);
-  ctx.dispatch(kernel,
-               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
-               views, push);
+  sizes.dispatch(spec, total, views);
   return success();
 }
 

@@ -407,10 +407,7 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   if (hasBias)
     code += glsl::buffer(2, gpu::Access::Read, et, "bias");
   code += glsl::buffer(yBinding, gpu::Access::Write, et, "y") + body;
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, wg), Size(1), Size(1)}, bindings, push);
+  sizes.dispatch(spec, total, bindings);
   return success();
 }
 

@@ -105,11 +105,7 @@ LogicalResult lowerCumSum(Operation *op, LoweringContext &ctx) {
                   count, stride, length, ct, glsl::literal(et, 0), first, last,
                   glsl::load(et, "x", fmt::format("start + j * {}", stride))) +
       "  " + glsl::store(et, "y", "o", "sum") + "\n}\n";
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, wg), Size(1), Size(1)}, {input, output},
-               push);
+  sizes.dispatch(spec, total, {input, output});
   return success();
 }
 

@@ -110,11 +110,7 @@ LogicalResult lowerDepthSpace(Operation *op, LoweringContext &ctx) {
                           count) +
               coordinates + source + "  " +
               glsl::store(et, "y", "o", glsl::load(et, "x", index)) + "\n}\n";
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, wg), Size(1), Size(1)}, {input, output},
-               push);
+  sizes.dispatch(spec, total, {input, output});
   return success();
 }
 

@@ -83,11 +83,7 @@ LogicalResult fill(LoweringContext &ctx, Operation *op, unsigned byteSize,
               "uint i = gl_GlobalInvocationID.x;\n"
               "if (i < " +
               count + ")\ny.d[i] = " + value.str() + ";\n}\n";
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
-               {out}, push);
+  sizes.dispatch(spec, total, {out});
   return success();
 }
 
@@ -273,11 +269,7 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
       count + ") return;\n" + c + " value = " + *start + " + " + c + "(i) * " +
       *delta + ";\n" + glsl::store(elementType, "y", "i", "value") + "\n}\n";
   bindings.push_back(out);
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, int64_t(spec.workgroupSize[0])), 1, 1},
-               bindings, push);
+  sizes.dispatch(spec, total, bindings);
   return success();
 }
 

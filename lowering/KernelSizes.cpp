@@ -134,6 +134,15 @@ void KernelSizes::addTo(KernelSpec &spec,
   }
 }
 
+void KernelSizes::dispatch(KernelSpec &spec, Size invocations,
+                           ValueRange bindings) const {
+  SmallVector<OpFoldResult> push;
+  addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  Size workgroups = ctx.ceilDiv(invocations, int64_t(spec.workgroupSize[0]));
+  ctx.dispatch(kernel, {workgroups, Size(1), Size(1)}, bindings, push);
+}
+
 std::string KernelSizes::unflatten(ArrayRef<Size> dims, StringRef flat,
                                    StringRef prefix) {
   std::string code;

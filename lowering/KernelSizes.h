@@ -46,6 +46,10 @@ public:
   /// Adds the push constants to the kernel's interface and their values to
   /// the dispatch's.
   void addTo(KernelSpec &spec, SmallVectorImpl<OpFoldResult> &push) const;
+  /// addTo, then a dispatch of the kernel of `spec` at the op being lowered
+  /// over `invocations` along x: ceil(invocations / workgroup width)
+  /// workgroups, with `bindings` bound in order.
+  void dispatch(KernelSpec &spec, Size invocations, ValueRange bindings) const;
 
   /// Statements declaring `prefix0`, `prefix1`, ...: the coordinates of flat
   /// row-major index `flat` (a uint expression) in a tensor of `dims`.

@@ -114,11 +114,7 @@ LogicalResult lowerOneHot(Operation *op, LoweringContext &ctx) {
                               glsl::load(et, "v", "1u"),
                               glsl::load(et, "v", "0u"))) +
       "\n}\n";
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, wg), Size(1), Size(1)},
-               {indices, values, output}, push);
+  sizes.dispatch(spec, total, {indices, values, output});
   return success();
 }
 

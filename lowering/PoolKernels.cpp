@@ -192,11 +192,7 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   SmallVector<Value> bindings = {input, output};
   if (indices)
     bindings.push_back(indices);
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, int64_t(wg)), Size(1), Size(1)}, bindings,
-               push);
+  sizes.dispatch(spec, total, bindings);
   return success();
 }
 

@@ -459,10 +459,7 @@ LogicalResult lowerResize(Operation *op, LoweringContext &ctx) {
     code +=
         "  " + glsl::store(et, "y", "o", glsl::load(et, "x", "base")) + "\n}\n";
   }
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(total, wg), Size(1), Size(1)}, bindings, push);
+  sizes.dispatch(spec, total, bindings);
   return success();
 }
 

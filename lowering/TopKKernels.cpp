@@ -130,12 +130,7 @@ static LogicalResult lowerTopK(Operation *op, LoweringContext &ctx) {
                   glsl::store(type, "v", "at", "best"),
                   glsl::store(indicesType.getElementType(), "ix", "at",
                               "int64_t(bestIndex)"));
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  ctx.dispatch(ctx.getOrCreateKernel(spec),
-               {ctx.ceilDiv(rows, Size(int64_t(spec.workgroupSize[0]))),
-                Size(1), Size(1)},
-               {input, values, indices}, push);
+  sizes.dispatch(spec, rows, {input, values, indices});
   return success();
 }
 
