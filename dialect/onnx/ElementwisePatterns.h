@@ -84,4 +84,27 @@ Operation *getSingleUseOp(Value value, StringRef name);
 /// rank-`rank` operand; nullopt for any other ReduceMean.
 std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank);
 
+/// A LayerNorm or RMSNorm subgraph found ending at a root op.
+struct NormalizationMatch {
+  Value x;
+  /// The first normalized axis, counted from the end (negative).
+  int64_t axis = 0;
+  double epsilon = 0;
+  /// Scale and B as the normalization op takes them (leading unit
+  /// dimensions beyond the normalized rank dropped); null when absent (B
+  /// always for RMSNorm).
+  DenseElementsAttr scale, bias;
+  /// The constants the subgraph used, reused when their type is unchanged.
+  Value gamma, beta;
+};
+/// `param` as the scale or bias of `m`: a constant of x's element type that
+/// broadcasts to exactly the normalized dimensions, with leading unit
+/// dimensions beyond their rank dropped; null otherwise.
+DenseElementsAttr fitNormalizedParameter(Value param,
+                                         const NormalizationMatch &m);
+/// The op `name` (onnx.LayerNormalization or onnx.RMSNormalization) of `m`
+/// at `loc`, with a scale of ones where `m` has none.
+Operation *createNormalization(PatternRewriter &rewriter, Location loc,
+                               StringRef name, const NormalizationMatch &m);
+
 } // namespace onyx::onnx

@@ -27,12 +27,6 @@ bool isNear(Value value, double expected) {
   return v && std::fabs(*v - expected) <= 1e-3 * std::fabs(expected);
 }
 
-/// The op defining `value` if it is `name` and `value` has no other use.
-Operation *getSingleUseOp(Value value, StringRef name) {
-  Operation *op = getDefiningOp(value, name);
-  return op && value.hasOneUse() ? op : nullptr;
-}
-
 /// Matches a commutative binary op `name` defining `value` whose operands
 /// satisfy `first` and `second` in some order.
 template <typename F1, typename F2>

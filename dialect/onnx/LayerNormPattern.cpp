@@ -18,6 +18,9 @@
 // or a wider type. stash_type is set to x's type, since that is the
 // precision the decomposed statistics are computed in.
 //
+// The helpers RMSNormPattern.cpp shares (ElementwisePatterns.h: fitting a
+// constant scale or bias, creating the normalization op) live here.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/ElementwisePatterns.h"
@@ -71,24 +74,68 @@ std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank) {
   return -int64_t(normalized.size());
 }
 
-namespace {
+DenseElementsAttr fitNormalizedParameter(Value param,
+                                         const NormalizationMatch &m) {
+  DenseElementsAttr attr = getConstantValue(param);
+  auto xType = cast<RankedTensorType>(m.x.getType());
+  if (!attr || attr.getElementType() != xType.getElementType())
+    return nullptr;
+  ArrayRef<int64_t> normalized = xType.getShape().take_back(-m.axis);
+  ArrayRef<int64_t> shape = attr.getType().getShape();
+  while (shape.size() > normalized.size() && shape.front() == 1)
+    shape = shape.drop_front();
+  std::optional<SmallVector<int64_t>> b = broadcastShapes(normalized, shape);
+  if (!b || ArrayRef<int64_t>(*b) != normalized)
+    return nullptr;
+  if (shape.size() == size_t(attr.getType().getRank()))
+    return attr;
+  return DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get(shape, xType.getElementType()), attr.getRawData());
+}
 
-/// A LayerNorm found ending at a root op.
-struct LayerNormMatch {
-  Value x;
-  /// The first normalized axis, counted from the end (negative).
-  int64_t axis = 0;
-  double epsilon = 0;
-  /// Scale and B as LayerNormalization takes them (leading unit dimensions
-  /// beyond the normalized rank dropped); null when absent.
-  DenseElementsAttr scale, bias;
-  /// The constants the subgraph used, reused when their type is unchanged.
-  Value gamma, beta;
-};
+/// `attr` as a value: the constant `original` if it has that type already.
+static Value materialize(PatternRewriter &rewriter, Location loc,
+                         DenseElementsAttr attr, Value original) {
+  if (original && original.getType() == attr.getType())
+    return original;
+  return createConstant(rewriter, loc, attr);
+}
+
+Operation *createNormalization(PatternRewriter &rewriter, Location loc,
+                               StringRef name, const NormalizationMatch &m) {
+  Context *ctx = rewriter.getContext();
+  auto xType = cast<RankedTensorType>(m.x.getType());
+  Type et = xType.getElementType();
+  // Without gamma the scale is one: n * 1 is n exactly.
+  Value scale;
+  if (m.scale) {
+    scale = materialize(rewriter, loc, m.scale, m.gamma);
+  } else {
+    auto onesType =
+        RankedTensorType::get(xType.getShape().take_back(-m.axis), et);
+    llvm::APFloat one(1.0);
+    bool losesInfo;
+    one.convert(cast<FloatType>(et).getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    scale =
+        createConstant(rewriter, loc, DenseElementsAttr::get(onesType, one));
+  }
+  SmallVector<Value, 3> operands = {m.x, scale};
+  if (m.bias)
+    operands.push_back(materialize(rewriter, loc, m.bias, m.beta));
+  int64_t stashType = getOnnxDataType(*getElementType(et));
+  NamedAttribute attrs[] = {
+      {StringAttr::get(ctx, "axis"), getIntAttr(ctx, m.axis)},
+      {StringAttr::get(ctx, "epsilon"), getFloatAttr(ctx, m.epsilon)},
+      {StringAttr::get(ctx, "stash_type"), getIntAttr(ctx, stashType)}};
+  return createOpOrNull(rewriter, loc, name, operands, attrs, 1);
+}
+
+namespace {
 
 /// `div` = d / Sqrt(ReduceMean(Pow(d, 2)) + eps), d = x - ReduceMean(x),
 /// both means over the same trailing axes; fills x, axis and epsilon.
-bool matchNormalization(Operation *div, LayerNormMatch &m) {
+bool matchNormalization(Operation *div, NormalizationMatch &m) {
   Value d = div->getOperand(0);
   Operation *sub = getDefiningOp(d, "onnx.Sub");
   Operation *sqrt = getSingleUseOp(div->getOperand(1), "onnx.Sqrt");
@@ -139,30 +186,9 @@ bool matchNormalization(Operation *div, LayerNormMatch &m) {
   return true;
 }
 
-/// `param` as LayerNormalization's Scale or B for `m`: a constant of x's
-/// element type that broadcasts to exactly the normalized dimensions, with
-/// leading unit dimensions beyond their rank dropped; null otherwise.
-DenseElementsAttr fitParameter(Value param, const LayerNormMatch &m) {
-  DenseElementsAttr attr = getConstantValue(param);
-  auto xType = cast<RankedTensorType>(m.x.getType());
-  if (!attr || attr.getElementType() != xType.getElementType())
-    return nullptr;
-  ArrayRef<int64_t> normalized = xType.getShape().take_back(-m.axis);
-  ArrayRef<int64_t> shape = attr.getType().getShape();
-  while (shape.size() > normalized.size() && shape.front() == 1)
-    shape = shape.drop_front();
-  std::optional<SmallVector<int64_t>> b = broadcastShapes(normalized, shape);
-  if (!b || ArrayRef<int64_t>(*b) != normalized)
-    return nullptr;
-  if (shape.size() == size_t(attr.getType().getRank()))
-    return attr;
-  return DenseElementsAttr::getFromRawBuffer(
-      RankedTensorType::get(shape, xType.getElementType()), attr.getRawData());
-}
-
 /// Matches the normalization ending at `op`: n (a Div), n * gamma, n + beta
 /// or n * gamma + beta, each of x's type.
-bool matchLayerNorm(Operation *op, LayerNormMatch &m) {
+bool matchLayerNorm(Operation *op, NormalizationMatch &m) {
   if (isOp(op, "onnx.Div"))
     return matchNormalization(op, m);
   bool isMul = isOp(op, "onnx.Mul");
@@ -174,11 +200,11 @@ bool matchLayerNorm(Operation *op, LayerNormMatch &m) {
     Operation *mul = isMul ? nullptr : getSingleUseOp(inner, "onnx.Mul");
     if (!div && !mul)
       continue;
-    LayerNormMatch candidate;
+    NormalizationMatch candidate;
     if (!matchLayerNorm(div ? div : mul, candidate))
       continue;
     // The parameter must not broadcast x to a larger shape.
-    DenseElementsAttr fitted = fitParameter(param, candidate);
+    DenseElementsAttr fitted = fitNormalizedParameter(param, candidate);
     if (!fitted || !haveSameType(op->getResult(0), candidate.x))
       continue;
     (isMul ? candidate.scale : candidate.bias) = fitted;
@@ -189,55 +215,21 @@ bool matchLayerNorm(Operation *op, LayerNormMatch &m) {
   return false;
 }
 
-/// `attr` as a value: the constant `original` if it has that type already.
-Value materialize(PatternRewriter &rewriter, Location loc,
-                  DenseElementsAttr attr, Value original) {
-  if (original && original.getType() == attr.getType())
-    return original;
-  return createConstant(rewriter, loc, attr);
-}
-
 LogicalResult formLayerNorm(Operation *op, PatternRewriter &rewriter) {
-  LayerNormMatch m;
+  NormalizationMatch m;
   if (!matchLayerNorm(op, m))
     return failure();
   // A Div or Mul whose one user completes the LayerNorm waits for it.
   Value result = op->getResult(0);
   if (!isOp(op, "onnx.Add") && result.hasOneUse()) {
-    LayerNormMatch longer;
+    NormalizationMatch longer;
     if (matchLayerNorm(result.use_begin()->getOwner(), longer))
       return failure();
   }
 
-  Context *ctx = rewriter.getContext();
-  auto xType = cast<RankedTensorType>(m.x.getType());
-  Type et = xType.getElementType();
   rewriter.setInsertionPoint(op);
-  Location loc = op->getLoc();
-  // Without gamma the scale is one: n * 1 is n exactly.
-  Value scale;
-  if (m.scale) {
-    scale = materialize(rewriter, loc, m.scale, m.gamma);
-  } else {
-    auto onesType =
-        RankedTensorType::get(xType.getShape().take_back(-m.axis), et);
-    llvm::APFloat one(1.0);
-    bool losesInfo;
-    one.convert(cast<FloatType>(et).getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    scale =
-        createConstant(rewriter, loc, DenseElementsAttr::get(onesType, one));
-  }
-  SmallVector<Value, 3> operands = {m.x, scale};
-  if (m.bias)
-    operands.push_back(materialize(rewriter, loc, m.bias, m.beta));
-  int64_t stashType = getOnnxDataType(*getElementType(et));
-  NamedAttribute attrs[] = {
-      {StringAttr::get(ctx, "axis"), getIntAttr(ctx, m.axis)},
-      {StringAttr::get(ctx, "epsilon"), getFloatAttr(ctx, m.epsilon)},
-      {StringAttr::get(ctx, "stash_type"), getIntAttr(ctx, stashType)}};
-  Operation *layerNorm = createOpOrNull(
-      rewriter, loc, "onnx.LayerNormalization", operands, attrs, 1);
+  Operation *layerNorm =
+      createNormalization(rewriter, op->getLoc(), "onnx.LayerNormalization", m);
   assert(layerNorm && haveSameType(layerNorm->getResult(0), result) &&
          "the match checked every operand LayerNormalization infers from");
   rewriter.replaceOp(op, layerNorm);

@@ -30,17 +30,6 @@ namespace onyx::onnx {
 
 namespace {
 
-struct RMSNormMatch {
-  Value x;
-  /// The first normalized axis, counted from the end (negative).
-  int64_t axis = 0;
-  double epsilon = 0;
-  /// The scale as RMSNormalization takes it, and the value it came from;
-  /// null when there is none.
-  DenseElementsAttr scale;
-  Value gamma;
-};
-
 /// Whether `value` is x squared: Pow(x, 2) or Mul(x, x), used only once.
 bool isSquareOf(Value value, Value x) {
   if (Operation *pow = getSingleUseOp(value, "onnx.Pow")) {
@@ -53,7 +42,7 @@ bool isSquareOf(Value value, Value x) {
 
 /// `sqrt` = Sqrt(ReduceMean(x^2) + eps) over trailing axes of x; fills the
 /// axis and epsilon.
-bool matchRms(Operation *sqrt, Value x, RMSNormMatch &m) {
+bool matchRms(Operation *sqrt, Value x, NormalizationMatch &m) {
   if (!sqrt || !isOp(sqrt, "onnx.Sqrt"))
     return false;
   Operation *addEps = getSingleUseOp(sqrt->getOperand(0), "onnx.Add");
@@ -98,7 +87,7 @@ bool matchRms(Operation *sqrt, Value x, RMSNormMatch &m) {
 
 /// `n` = x * (1 / rms), (1 / rms) * x, x * Reciprocal(rms) or x / rms, of
 /// x's type.
-bool matchNormalized(Operation *n, RMSNormMatch &m) {
+bool matchNormalized(Operation *n, NormalizationMatch &m) {
   if (isOp(n, "onnx.Div"))
     return haveSameType(n->getResult(0), n->getOperand(0)) &&
            matchRms(getSingleUseOp(n->getOperand(1), "onnx.Sqrt"),
@@ -123,29 +112,8 @@ bool matchNormalized(Operation *n, RMSNormMatch &m) {
   return false;
 }
 
-/// `param` as RMSNormalization's scale for `m`: a constant of x's element
-/// type that broadcasts to exactly the normalized dimensions, with leading
-/// unit dimensions beyond their rank dropped; null otherwise.
-DenseElementsAttr fitScale(Value param, const RMSNormMatch &m) {
-  DenseElementsAttr attr = getConstantValue(param);
-  auto xType = cast<RankedTensorType>(m.x.getType());
-  if (!attr || attr.getElementType() != xType.getElementType())
-    return nullptr;
-  ArrayRef<int64_t> normalized = xType.getShape().take_back(-m.axis);
-  ArrayRef<int64_t> shape = attr.getType().getShape();
-  while (shape.size() > normalized.size() && shape.front() == 1)
-    shape = shape.drop_front();
-  std::optional<SmallVector<int64_t>> b = broadcastShapes(normalized, shape);
-  if (!b || ArrayRef<int64_t>(*b) != normalized)
-    return nullptr;
-  if (shape.size() == size_t(attr.getType().getRank()))
-    return attr;
-  return DenseElementsAttr::getFromRawBuffer(
-      RankedTensorType::get(shape, xType.getElementType()), attr.getRawData());
-}
-
 /// Matches the RMSNorm ending at `op`: n, or n * gamma (either order).
-bool matchRMSNorm(Operation *op, RMSNormMatch &m) {
+bool matchRMSNorm(Operation *op, NormalizationMatch &m) {
   if (!isOp(op, "onnx.Mul"))
     return matchNormalized(op, m);
   for (unsigned i = 0; i < 2; ++i) {
@@ -153,10 +121,10 @@ bool matchRMSNorm(Operation *op, RMSNormMatch &m) {
     Operation *n = getSingleUseOp(inner, "onnx.Mul");
     if (!n)
       n = getSingleUseOp(inner, "onnx.Div");
-    RMSNormMatch candidate;
+    NormalizationMatch candidate;
     if (!n || !matchNormalized(n, candidate))
       continue;
-    DenseElementsAttr fitted = fitScale(param, candidate);
+    DenseElementsAttr fitted = fitNormalizedParameter(param, candidate);
     if (!fitted || !haveSameType(op->getResult(0), candidate.x))
       continue;
     candidate.scale = fitted;
@@ -168,45 +136,20 @@ bool matchRMSNorm(Operation *op, RMSNormMatch &m) {
 }
 
 LogicalResult formRMSNorm(Operation *op, PatternRewriter &rewriter) {
-  RMSNormMatch m;
+  NormalizationMatch m;
   if (!matchRMSNorm(op, m))
     return failure();
   // Without a scale, an n whose one user completes the RMSNorm waits for it.
   Value result = op->getResult(0);
   if (!m.scale && result.hasOneUse()) {
-    RMSNormMatch longer;
+    NormalizationMatch longer;
     if (matchRMSNorm(result.use_begin()->getOwner(), longer) && longer.scale)
       return failure();
   }
 
-  Context *ctx = rewriter.getContext();
-  auto xType = cast<RankedTensorType>(m.x.getType());
-  Type et = xType.getElementType();
   rewriter.setInsertionPoint(op);
-  Location loc = op->getLoc();
-  Value scale;
-  if (m.scale && m.gamma.getType() == m.scale.getType()) {
-    scale = m.gamma;
-  } else if (m.scale) {
-    scale = createConstant(rewriter, loc, m.scale);
-  } else {
-    // Without gamma the scale is one: n * 1 is n exactly.
-    auto onesType =
-        RankedTensorType::get(xType.getShape().take_back(-m.axis), et);
-    llvm::APFloat one(1.0);
-    bool losesInfo;
-    one.convert(cast<FloatType>(et).getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    scale =
-        createConstant(rewriter, loc, DenseElementsAttr::get(onesType, one));
-  }
-  int64_t stashType = getOnnxDataType(*getElementType(et));
-  NamedAttribute attrs[] = {
-      {StringAttr::get(ctx, "axis"), getIntAttr(ctx, m.axis)},
-      {StringAttr::get(ctx, "epsilon"), getFloatAttr(ctx, m.epsilon)},
-      {StringAttr::get(ctx, "stash_type"), getIntAttr(ctx, stashType)}};
-  Operation *rmsNorm = createOpOrNull(rewriter, loc, "onnx.RMSNormalization",
-                                      {m.x, scale}, attrs, 1);
+  Operation *rmsNorm =
+      createNormalization(rewriter, op->getLoc(), "onnx.RMSNormalization", m);
   assert(rmsNorm && haveSameType(rmsNorm->getResult(0), result) &&
          "the match checked every operand RMSNormalization infers from");
   rewriter.replaceOp(op, rmsNorm);
