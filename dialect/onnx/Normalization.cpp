@@ -153,6 +153,20 @@ namespace {
 // BatchNormalization
 //===----------------------------------------------------------------------===//
 
+/// Checks that operand `i` has rank 1 and one element per channel
+/// (dimension 1 of operand 0) where both sizes are known.
+LogicalResult checkPerChannel(InferState &s, unsigned i) {
+  if (failed(s.checkRank(i, 1)))
+    return failure();
+  int64_t channels = s.getShape(0)[1];
+  int64_t n = s.getShape(i)[0];
+  if (n != channels && !ShapedType::isDynamic(n) &&
+      !ShapedType::isDynamic(channels))
+    return s.emitOperandError(i) << "must have " << channels
+                                 << " elements (one per channel), got " << n;
+  return success();
+}
+
 const ValueSpec batchNormOperands[] = {
     {"X"}, {"scale"}, {"B"}, {"input_mean"}, {"input_var"}};
 const ValueSpec batchNormResults[] = {{"Y"}};
@@ -169,15 +183,9 @@ LogicalResult inferBatchNorm(InferState &s) {
   if (s.getRank(0) < 2)
     return s.emitOperandError(0)
            << "must have rank 2 or more, got " << s.getType(0);
-  int64_t channels = s.getShape(0)[1];
   for (unsigned i = 1; i < 5; ++i) {
-    if (failed(s.checkFloat(i)) || failed(s.checkRank(i, 1)))
+    if (failed(s.checkFloat(i)) || failed(checkPerChannel(s, i)))
       return failure();
-    int64_t n = s.getShape(i)[0];
-    if (n != channels && !ShapedType::isDynamic(n) &&
-        !ShapedType::isDynamic(channels))
-      return s.emitOperandError(i) << "must have " << channels
-                                   << " elements (one per channel), got " << n;
   }
   s.addResult(s.getType(0));
   return success();
@@ -271,15 +279,9 @@ LogicalResult inferInstanceNorm(InferState &s) {
     return s.emitOperandError(0)
            << "must have rank 3 or more (N x C x spatial), got "
            << s.getType(0);
-  int64_t channels = s.getShape(0)[1];
   for (unsigned i : {1u, 2u}) {
-    if (failed(s.checkSameElementType(0, i)) || failed(s.checkRank(i, 1)))
+    if (failed(s.checkSameElementType(0, i)) || failed(checkPerChannel(s, i)))
       return failure();
-    int64_t n = s.getShape(i)[0];
-    if (n != channels && !ShapedType::isDynamic(n) &&
-        !ShapedType::isDynamic(channels))
-      return s.emitOperandError(i) << "must have " << channels
-                                   << " elements (one per channel), got " << n;
   }
   s.addResult(s.getType(0));
   return success();
