@@ -17,14 +17,21 @@
 using namespace onyx;
 using namespace onyx::run;
 
-FailureOr<std::unique_ptr<VulkanBackend>>
-VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
-  std::unique_ptr<VulkanBackend> backend(new VulkanBackend());
+/// The instance `options` ask for (validation, loader); failure after
+/// reporting why not.
+static FailureOr<std::unique_ptr<runtime::Instance>>
+createInstance(Context *ctx, const VulkanOptions &options) {
   runtime::InstanceOptions instanceOptions;
   instanceOptions.validation = options.validation;
   instanceOptions.loaderLibrary = options.loaderLibrary;
+  return runtime::Instance::create(ctx, instanceOptions);
+}
+
+FailureOr<std::unique_ptr<VulkanBackend>>
+VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
+  std::unique_ptr<VulkanBackend> backend(new VulkanBackend());
   FailureOr<std::unique_ptr<runtime::Instance>> instance =
-      runtime::Instance::create(ctx, instanceOptions);
+      createInstance(ctx, options);
   if (failed(instance))
     return failure();
   backend->instance = std::move(*instance);
@@ -76,11 +83,8 @@ bool onyx::run::isGpuModule(ModuleOp module) {
 
 FailureOr<std::vector<ListedDevice>>
 onyx::run::listDevices(Context *ctx, const VulkanOptions &options) {
-  runtime::InstanceOptions instanceOptions;
-  instanceOptions.validation = options.validation;
-  instanceOptions.loaderLibrary = options.loaderLibrary;
   FailureOr<std::unique_ptr<runtime::Instance>> instance =
-      runtime::Instance::create(ctx, instanceOptions);
+      createInstance(ctx, options);
   if (failed(instance))
     return failure();
   const runtime::DeviceInfo *chosen = nullptr;
