@@ -9,7 +9,6 @@
 
 #include "ir/Diagnostics.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -181,13 +180,8 @@ LogicalResult Executable::ensureSize(std::unique_ptr<Buffer> &buffer,
                                      uint64_t size, MemoryKind kind) {
   if (buffer && buffer->getSize() >= size)
     return success();
-  auto start = std::chrono::steady_clock::now();
-  auto timed = llvm::make_scope_exit([&] {
-    ++counters.bufferGrowths;
-    counters.growMicroseconds += std::chrono::duration<double, std::micro>(
-                                     std::chrono::steady_clock::now() - start)
-                                     .count();
-  });
+  ++counters.bufferGrowths;
+  ScopedMicroseconds timed(counters.growMicroseconds);
   // Waits for a run in flight, which may use the buffer.
   dropRecordings();
   // Sets that bind it must not be found again (staging buffers are bound
@@ -660,11 +654,11 @@ LogicalResult Executable::record(Recording &r) {
   HazardTracker hazards;
   double hazardMicroseconds = 0;
   auto beforeCommand = [&](ArrayRef<MemoryAccess> accesses) {
-    auto start = std::chrono::steady_clock::now();
-    bool barrier = hazards.addCommand(accesses);
-    hazardMicroseconds += std::chrono::duration<double, std::micro>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+    bool barrier;
+    {
+      ScopedMicroseconds timed(hazardMicroseconds);
+      barrier = hazards.addCommand(accesses);
+    }
     if (barrier) {
       recordFullBarrier(api, commands);
       ++stats.barriers;

@@ -9,7 +9,28 @@
 #include "runtime/Executable.h"
 #include "runtime/HazardTracker.h"
 
+#include <chrono>
+
 namespace onyx::runtime {
+
+/// Adds the microseconds from its creation to its destruction to `total`,
+/// a time of ExecutableCounters.
+class ScopedMicroseconds {
+public:
+  explicit ScopedMicroseconds(double &total)
+      : total(total), start(std::chrono::steady_clock::now()) {}
+  ~ScopedMicroseconds() {
+    total += std::chrono::duration<double, std::micro>(
+                 std::chrono::steady_clock::now() - start)
+                 .count();
+  }
+  ScopedMicroseconds(const ScopedMicroseconds &) = delete;
+  ScopedMicroseconds &operator=(const ScopedMicroseconds &) = delete;
+
+private:
+  double &total;
+  std::chrono::steady_clock::time_point start;
+};
 
 /// A staging slot of an argument or a downloaded result.
 struct Slot {

@@ -13,10 +13,6 @@
 
 #include "ir/Diagnostics.h"
 
-#include "llvm/ADT/ScopeExit.h"
-
-#include <chrono>
-
 namespace onyx::runtime {
 
 /// Element types and ranks must agree for a result to feed an argument.
@@ -96,13 +92,8 @@ Executable::ensureStateSizes(ArrayRef<std::pair<unsigned, uint64_t>> sizes) {
   }
   if (growing.empty())
     return success();
-  auto start = std::chrono::steady_clock::now();
-  auto timed = llvm::make_scope_exit([&] {
-    ++counters.bufferGrowths;
-    counters.growMicroseconds += std::chrono::duration<double, std::micro>(
-                                     std::chrono::steady_clock::now() - start)
-                                     .count();
-  });
+  ++counters.bufferGrowths;
+  ScopedMicroseconds timed(counters.growMicroseconds);
   // A run in flight may use the buffers, and sets the bytes they hold.
   settle();
   Location loc = func.getLoc();
