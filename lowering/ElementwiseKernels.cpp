@@ -98,6 +98,16 @@ static std::string splatLiteral(Value value) {
   return glsl::integerLiteral(type, t->getInt(0));
 }
 
+/// Whether `value` is a one-element or splat float constant equal to 0.
+static bool isZeroFloatSplat(Value value) {
+  DenseElementsAttr attr = onnx::getConstantValue(value);
+  if (!attr || !(attr.isSplat() || attr.getNumElements() == 1) ||
+      !glsl::isFloat(attr.getElementType()))
+    return false;
+  std::optional<onnx::Tensor> t = onnx::Tensor::fromAttr(attr);
+  return t && t->getDouble(0) == 0.0;
+}
+
 std::string ExpressionWriter::get(Value value) {
   auto it = names.find(value);
   if (it != names.end())
@@ -220,6 +230,22 @@ LogicalResult ExpressionWriter::emitRow(Operation *op,
       define(op->getResult(0), saturatingConvert(resultType, power));
       return success();
     }
+  }
+  // A float product by a constant 0, and 0 divided, go through onyx_scale
+  // and onyx_over: compilers fold them to 0, where an infinite or NaN
+  // factor, and a 0 or NaN divisor, give NaN.
+  if (row.name == "onnx.Mul" && glsl::isFloat(computeAs))
+    for (unsigned i = 0; i < 2; ++i)
+      if (isZeroFloatSplat(op->getOperand(i))) {
+        define(op->getResult(0),
+               fmt::format("onyx_scale({}, {})", args[i], args[1 - i]));
+        return success();
+      }
+  if (row.name == "onnx.Div" && glsl::isFloat(computeAs) &&
+      isZeroFloatSplat(op->getOperand(0))) {
+    define(op->getResult(0),
+           fmt::format("onyx_over({}, {})", args[0], args[1]));
+    return success();
   }
   if (row.arity != 0) {
     define(op->getResult(0), substitute(row.shader, args, op, computeAs));

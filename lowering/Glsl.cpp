@@ -376,23 +376,38 @@ static const Helper kHelpers[] = {
      "double onyx_gelu_none(double x) { return "
      "double(onyx_gelu_none(float(x)));"
      " }\n"},
-    {"onyx_hard_sigmoid",
-     // max(0, min(1, alpha * x + beta)) as the reference backend and numpy
-     // compute it: NaN stays NaN (GLSL's clamp of NaN is undefined; lavapipe
-     // gives the lower bound), and so does 0 * inf, which compilers fold to
-     // 0 for a constant alpha of 0 (lavapipe does, precise or not).
-     "float onyx_hard_sigmoid(float x, float alpha, float beta) {\n"
-     "  if (isnan(x)) return x;\n"
-     "  if (alpha == 0.0 && isinf(x)) return uintBitsToFloat(0x7fc00000u);\n"
-     "  precise float v = alpha * x + beta;\n"
+    {"onyx_clamp01",
+     // GLSL's clamp of NaN is undefined (lavapipe gives the lower bound);
+     // NaN stays NaN, as in std::clamp and numpy's clip (HardSigmoid).
+     "float onyx_clamp01(float v) {\n"
      "  return isnan(v) ? v : clamp(v, 0.0, 1.0);\n"
      "}\n"
-     "double onyx_hard_sigmoid(double x, double alpha, double beta) {\n"
-     "  if (isnan(x)) return x;\n"
-     "  if (alpha == 0.0lf && isinf(x))\n"
-     "    return uint64BitsToDouble(0x7ff8000000000000ul);\n"
-     "  precise double v = alpha * x + beta;\n"
+     "double onyx_clamp01(double v) {\n"
      "  return isnan(v) ? v : clamp(v, 0.0lf, 1.0lf);\n"
+     "}\n"},
+    {"onyx_scale",
+     // a * x for a constant a (an attribute, a splat operand): compilers
+     // fold a product by a constant 0 to 0 (lavapipe does, precise or not),
+     // where IEEE and the reference backend give NaN for an infinite or NaN
+     // x. For any other a the test folds away.
+     "float onyx_scale(float a, float x) {\n"
+     "  return a == 0.0 && (isnan(x) || isinf(x)) ? "
+     "uintBitsToFloat(0x7fc00000u) : a * x;\n"
+     "}\n"
+     "double onyx_scale(double a, double x) {\n"
+     "  return a == 0.0lf && (isnan(x) || isinf(x)) ? "
+     "uint64BitsToDouble(0x7ff8000000000000ul) : a * x;\n"
+     "}\n"},
+    {"onyx_over",
+     // a / x for a constant a: compilers fold 0 / x to 0 (lavapipe does),
+     // where 0 / 0 and 0 / NaN are NaN.
+     "float onyx_over(float a, float x) {\n"
+     "  return a == 0.0 && (isnan(x) || x == 0.0) ? "
+     "uintBitsToFloat(0x7fc00000u) : a / x;\n"
+     "}\n"
+     "double onyx_over(double a, double x) {\n"
+     "  return a == 0.0lf && (isnan(x) || x == 0.0lf) ? "
+     "uint64BitsToDouble(0x7ff8000000000000ul) : a / x;\n"
      "}\n"},
     {"onyx_pow",
      // GLSL leaves pow(a, b) undefined for a < 0 and for a == 0, b <= 0

@@ -488,27 +488,28 @@ const Row rows[] = {
      OpTrait::Pure,
      {},
      foldIdentity},
-    {"onnx.LeakyRelu", "($0 >= 0.0 ? $0 : $alpha * $0)",
+    {"onnx.LeakyRelu", "($0 >= 0.0 ? $0 : onyx_scale($alpha, $0))",
      unary<FloatTypes>([](auto x, const Params &p) {
        using C = decltype(x);
        return x >= C(0) ? x : C(p.alpha * x);
      }),
      OpTrait::Pure, leakyReluAttrs},
-    {"onnx.Elu", "($0 >= 0.0 ? $0 : $alpha * (exp($0) - 1.0))",
+    {"onnx.Elu", "($0 >= 0.0 ? $0 : onyx_scale($alpha, exp($0) - 1.0))",
      unary<FloatTypes>([](auto x, const Params &p) {
        using C = decltype(x);
        return x >= C(0) ? x : C(p.alpha * std::expm1(double(x)));
      }),
      OpTrait::Pure, eluAttrs},
     {"onnx.Selu",
-     "($0 > 0.0 ? $gamma * $0 : $gamma * $alpha * (exp($0) - 1.0))",
+     "($0 > 0.0 ? onyx_scale($gamma, $0) : "
+     "onyx_scale($gamma * $alpha, exp($0) - 1.0))",
      unary<FloatTypes>([](auto x, const Params &p) {
        using C = decltype(x);
        return x > C(0) ? C(p.gamma * x)
                        : C(p.gamma * p.alpha * std::expm1(double(x)));
      }),
      OpTrait::Pure, seluAttrs},
-    {"onnx.HardSigmoid", "onyx_hard_sigmoid($0, $alpha, $beta)",
+    {"onnx.HardSigmoid", "onyx_clamp01(onyx_scale($alpha, $0) + $beta)",
      unary<FloatTypes>([](auto x, const Params &p) {
        using C = decltype(x);
        return C(std::clamp(p.alpha * x + p.beta, 0.0, 1.0));
