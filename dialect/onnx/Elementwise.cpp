@@ -455,8 +455,9 @@ const Row rows[] = {
     // Halves round to even (the default rounding mode), as numpy's round.
     {"onnx.Round", "roundEven($0)",
      unary<FloatTypes>([](auto x) { return std::nearbyint(x); })},
-    // Zero and NaN are their own sign.
-    {"onnx.Sign", "sign($0)", unary<NumericTypes>([](auto x) {
+    // Zero and NaN are their own sign, as in numpy (GLSL's sign of NaN is
+    // undefined: lavapipe gave 0).
+    {"onnx.Sign", "($0 != $0 ? $0 : sign($0))", unary<NumericTypes>([](auto x) {
        using C = decltype(x);
        return x > C(0) ? C(1) : x < C(0) ? C(-1) : x;
      })},
