@@ -134,36 +134,25 @@ template <typename T> T negValue(T x) {
   else
     return -x;
 }
-/// Max and Min are IEEE 754-2019 maximum and minimum, as MLIR's
+/// Max and Min are IEEE 754-2019 maximum (IsMax) and minimum, as MLIR's
 /// arith.maximumf and arith.minimumf: NaN if either operand is NaN (the first
 /// NaN, as APFloat's), and -0.0 orders below +0.0. ONNX leaves signed zeros
 /// open (numpy's maximum returns the first of two zeros); with this order
 /// the result does not depend on the operands' order, so both ops are
 /// commutative, for integers trivially. T is the computation type: float for
 /// f16, bf16 and f32, double for f64.
-template <typename T> T maxValues(T a, T b) {
+template <bool IsMax, typename T> T extremum(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(a))
       return a;
     if (std::isnan(b))
       return b;
-    // Equal values, or zeros of either sign: +0.0 if there is one.
+    // Equal values, or zeros of either sign: the maximum is +0.0 if there
+    // is one, the minimum -0.0.
     if (a == b)
-      return std::signbit(a) ? b : a;
+      return std::signbit(a) == IsMax ? b : a;
   }
-  return a < b ? b : a;
-}
-template <typename T> T minValues(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a))
-      return a;
-    if (std::isnan(b))
-      return b;
-    // Equal values, or zeros of either sign: -0.0 if there is one.
-    if (a == b)
-      return std::signbit(a) ? a : b;
-  }
-  return b < a ? b : a;
+  return (IsMax ? a < b : b < a) ? b : a;
 }
 
 template <typename T> T geluValue(T x, const Params &p) {
@@ -436,7 +425,7 @@ const Row rows[] = {
     // NaN and -0.0 becomes +0.0, so that max(x, +0.0) canonicalizes to it.
     {"onnx.Relu", "(($0 != $0 || $0 > 0) ? $0 : 0)",
      unary<SignedNumericTypes>(
-         [](auto x) { return maxValues(x, decltype(x)(0)); })},
+         [](auto x) { return extremum<true>(x, decltype(x)(0)); })},
     {"onnx.Sigmoid", "(1.0 / (1.0 + exp(-$0)))", unary<FloatTypes>([](auto x) {
        return decltype(x)(1) / (decltype(x)(1) + std::exp(-x));
      })},
@@ -612,7 +601,7 @@ const Row rows[] = {
      addCommutativePatterns<"onnx.Xor">},
 
     // Variadic, with broadcasting; Mean divides the sum by the count.
-    // Max and Min are IEEE 754-2019 maximum and minimum (see maxValues), so
+    // Max and Min are IEEE 754-2019 maximum and minimum (see extremum), so
     // commutative. GLSL's max and min leave NaN and the order of signed zeros
     // open, so the expressions test for NaN (x != x; which of two NaNs comes
     // out is left open) and, past the comparison, add a zero $1 to $0: -0.0
@@ -622,14 +611,16 @@ const Row rows[] = {
     // $0, which variadic ops nest as the accumulator, only three times.
     {"onnx.Max",
      "(($1 != $1 || $1 > $0) ? $1 : $1 == 0 ? $0 + $1 : $0)",
-     variadic<NumericTypes>([](auto a, auto b) { return maxValues(a, b); }),
+     variadic<NumericTypes>(
+         [](auto a, auto b) { return extremum<true>(a, b); }),
      Commutative,
      {},
      foldMax,
      addMaxPatterns},
     {"onnx.Min",
      "(($1 != $1 || $1 < $0) ? $1 : $1 == 0 ? -(-$0 - $1) : $0)",
-     variadic<NumericTypes>([](auto a, auto b) { return minValues(a, b); }),
+     variadic<NumericTypes>(
+         [](auto a, auto b) { return extremum<false>(a, b); }),
      Commutative,
      {},
      foldMin,
