@@ -132,6 +132,22 @@ SmallVector<float> getZeroPoints(EvalState &s, int64_t count) {
   return zp;
 }
 
+/// Calls fn(i, x, scale, zeroPoint) for each element i of operand 0 of a
+/// QuantizeLinear or DequantizeLinear, with x and the scale and zero point
+/// that apply to it (by `axis` and `block_size`) as f32.
+template <typename Fn> void forEachScaledElement(EvalState &s, Fn fn) {
+  const Tensor &x = s.input(0), &scale = s.input(1);
+  Tensor xf = convertTensor(x, ElementType::F32);
+  Tensor sf = convertTensor(scale, ElementType::F32);
+  ArrayRef<float> xv = xf.getValues<float>(), sv = sf.getValues<float>();
+  SmallVector<float> zp = getZeroPoints(s, sf.getNumElements());
+  SmallVector<int64_t> index = getScaleIndices(
+      x.getShape(), scale.getShape(), s.getAttrs().getInt("axis"),
+      s.getAttrs().getInt("block_size"));
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    fn(i, xv[i], sv[index[i]], zp[index[i]]);
+}
+
 //===----------------------------------------------------------------------===//
 // DequantizeLinear
 //===----------------------------------------------------------------------===//
@@ -159,19 +175,12 @@ LogicalResult inferDequantize(InferState &s) {
 }
 
 LogicalResult evalDequantize(EvalState &s) {
-  const Tensor &x = s.input(0), &scale = s.input(1);
-  Tensor xf = convertTensor(x, ElementType::F32);
-  Tensor sf = convertTensor(scale, ElementType::F32);
-  ArrayRef<float> xv = xf.getValues<float>(), sv = sf.getValues<float>();
-  SmallVector<float> zp = getZeroPoints(s, sf.getNumElements());
-  SmallVector<int64_t> index = getScaleIndices(
-      x.getShape(), scale.getShape(), s.getAttrs().getInt("axis"),
-      s.getAttrs().getInt("block_size"));
-  Tensor out(ElementType::F32, x.getShape());
+  Tensor out(ElementType::F32, s.input(0).getShape());
   MutableArrayRef<float> o = out.getMutableValues<float>();
-  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
-    o[i] = (xv[i] - zp[index[i]]) * sv[index[i]];
-  s.addOutput(convertTensor(out, scale.getElementType()));
+  forEachScaledElement(s, [&](int64_t i, float v, float scale, float zp) {
+    o[i] = (v - zp) * scale;
+  });
+  s.addOutput(convertTensor(out, s.input(1).getElementType()));
   return success();
 }
 
@@ -231,19 +240,13 @@ int64_t quantize(float v, float zp, std::pair<double, double> range) {
 }
 
 LogicalResult evalQuantize(EvalState &s) {
-  const Tensor &x = s.input(0), &scale = s.input(1);
+  const Tensor &x = s.input(0);
   ElementType type = *s.getResultElementType(0);
-  Tensor xf = convertTensor(x, ElementType::F32);
-  Tensor sf = convertTensor(scale, ElementType::F32);
-  ArrayRef<float> xv = xf.getValues<float>(), sv = sf.getValues<float>();
-  SmallVector<float> zp = getZeroPoints(s, sf.getNumElements());
-  SmallVector<int64_t> index = getScaleIndices(
-      x.getShape(), scale.getShape(), s.getAttrs().getInt("axis"),
-      s.getAttrs().getInt("block_size"));
   std::pair<double, double> range = getRange(type);
   SmallVector<int64_t> values(x.getNumElements());
-  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
-    values[i] = quantize(xv[i] / sv[index[i]], zp[index[i]], range);
+  forEachScaledElement(s, [&](int64_t i, float v, float scale, float zp) {
+    values[i] = quantize(v / scale, zp, range);
+  });
   s.addOutput(Tensor::fromInts(type, x.getShape(), values));
   return success();
 }
