@@ -11,17 +11,26 @@ const StringRef autoPadValues[4] = {"NOTSET", "SAME_UPPER", "SAME_LOWER",
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-FailureOr<WindowGeometry>
-computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
-                      ArrayRef<int64_t> kernel, bool allowCeilMode,
-                      llvm::function_ref<InFlightDiagnostic()> emitError) {
-  size_t rank = input.size();
+/// `kernel` and the strides, dilations and pads of `attrs`, or their
+/// defaults for `rank` spatial dimensions (1, 1 and 0); their sizes are
+/// not checked yet.
+static WindowGeometry readWindowAttrs(const OpAttrs &attrs,
+                                      ArrayRef<int64_t> kernel, size_t rank) {
   WindowGeometry g;
   g.kernel.assign(kernel.begin(), kernel.end());
   g.strides = attrs.getInts("strides").value_or(SmallVector<int64_t>(rank, 1));
   g.dilations =
       attrs.getInts("dilations").value_or(SmallVector<int64_t>(rank, 1));
   g.pads = attrs.getInts("pads").value_or(SmallVector<int64_t>(2 * rank, 0));
+  return g;
+}
+
+FailureOr<WindowGeometry>
+computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
+                      ArrayRef<int64_t> kernel, bool allowCeilMode,
+                      llvm::function_ref<InFlightDiagnostic()> emitError) {
+  size_t rank = input.size();
+  WindowGeometry g = readWindowAttrs(attrs, kernel, rank);
   if (g.strides.size() != rank)
     return emitError() << "attribute 'strides' must have " << uint64_t(rank)
                        << " values";
@@ -86,12 +95,7 @@ computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
                           ArrayRef<int64_t> kernel,
                           llvm::function_ref<InFlightDiagnostic()> emitError) {
   size_t rank = input.size();
-  WindowGeometry g;
-  g.kernel.assign(kernel.begin(), kernel.end());
-  g.strides = attrs.getInts("strides").value_or(SmallVector<int64_t>(rank, 1));
-  g.dilations =
-      attrs.getInts("dilations").value_or(SmallVector<int64_t>(rank, 1));
-  g.pads = attrs.getInts("pads").value_or(SmallVector<int64_t>(2 * rank, 0));
+  WindowGeometry g = readWindowAttrs(attrs, kernel, rank);
   SmallVector<int64_t> outputPadding =
       attrs.getInts("output_padding").value_or(SmallVector<int64_t>(rank, 0));
   std::optional<SmallVector<int64_t>> outputShape =
