@@ -58,9 +58,8 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
   ctx.setResult(op->getResult(0), output);
   Value indices;
   if (isMax && op->getNumResults() > 1 && !op->getResult(1).use_empty()) {
-    if (!ctx.getTarget().features.contains(gpu::Feature::Int64))
-      return ctx.emitError() << "needs the target feature int64 for its "
-                                "indices";
+    if (reportNoInt64Indices(ctx))
+      return failure();
     auto indicesType = cast<RankedTensorType>(op->getResult(1).getType());
     indices = ctx.allocate(indicesType, resultDims);
     ctx.setResult(op->getResult(1), indices);

@@ -330,11 +330,8 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   auto inputType = cast<RankedTensorType>(data.getType());
   Type type = inputType.getElementType();
-  if (reportUnsupported(ctx, type))
+  if (reportUnsupported(ctx, type) || reportNoInt64Indices(ctx))
     return failure();
-  if (!ctx.getTarget().features.contains(gpu::Feature::Int64))
-    return ctx.emitError() << "needs the target feature int64 for its "
-                              "indices";
   onnx::OpAttrs attrs(op);
   bool isMin = onnx::isOp(op, "onnx.ArgMin");
   int64_t rank = inputType.getRank();

@@ -30,11 +30,8 @@ static LogicalResult lowerTopK(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   auto inputType = cast<RankedTensorType>(data.getType());
   Type type = inputType.getElementType();
-  if (reportUnsupported(ctx, type))
+  if (reportUnsupported(ctx, type) || reportNoInt64Indices(ctx))
     return failure();
-  if (!ctx.getTarget().features.contains(gpu::Feature::Int64))
-    return ctx.emitError() << "needs the target feature int64 for its "
-                              "indices";
   std::optional<SmallVector<Size>> k = ctx.getShapeValue(op->getOperand(1));
   if (!k || k->size() != 1)
     return ctx.emitError()

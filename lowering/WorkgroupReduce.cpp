@@ -340,4 +340,11 @@ bool reportUnsupported(LoweringContext &ctx, Type elementType) {
   return true;
 }
 
+bool reportNoInt64Indices(LoweringContext &ctx) {
+  if (ctx.getTarget().features.contains(gpu::Feature::Int64))
+    return false;
+  ctx.emitError() << "needs the target feature int64 for its indices";
+  return true;
+}
+
 } // namespace onyx::lowering

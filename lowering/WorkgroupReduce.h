@@ -190,5 +190,8 @@ unsigned getSharedBytes(Type elementType);
 
 /// Reports an element type kernels cannot hold; true if it did.
 bool reportUnsupported(LoweringContext &ctx, Type elementType);
+/// Reports a target without int64, which the i64 indices of ArgMax, ArgMin,
+/// TopK and MaxPool need; true if it did.
+bool reportNoInt64Indices(LoweringContext &ctx);
 
 } // namespace onyx::lowering
