@@ -20,6 +20,12 @@ std::string (&u)(int64_t) = glsl::uintLiteral;
 /// (isCheapTile).
 constexpr int64_t kCheapTileMacs = int64_t(1) << 18;
 constexpr int64_t kCheapTileBytes = 256 * 1024;
+/// The workgroups a split of k aims for: about two per multiprocessor of a
+/// large GPU (132 on an H100 or H200). With more, each workgroup sums a
+/// shorter chunk and the partial sums grow to a large share of the bytes
+/// moved: aiming for 1024, GPT-2's 128-token prefill took 25% longer on an
+/// H200 (bench/RESULTS.md).
+constexpr int64_t kSplitWorkgroups = 256;
 
 unsigned getComputeBytes(Type elementType) {
   std::string type = glsl::computeType(elementType);
@@ -194,8 +200,8 @@ struct TileCopy {
       std::string e = "(tid + " + u(i * threads) + ")";
       std::string r = var("r", i), c = var("c", i);
       if (paired) {
-        std::string k = "((" + e + " / " + u(2 * mnDim) + ") * 2u + " + e +
-                        " % 2u) * 4u";
+        std::string k =
+            "((" + e + " / " + u(2 * mnDim) + ") * 2u + " + e + " % 2u) * 4u";
         std::string mn = "(" + e + " / 2u) % " + u(mnDim);
         s += "  uint " + (isA ? r : c) + " = " + mn + ", " + (isA ? c : r) +
              " = " + k + ";\n";
@@ -446,9 +452,10 @@ GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
     return {};
   int64_t pk = p.k.constant;
   // Chunks of at least 32 (two steps of 16: a prefetch overlaps one), as
-  // many as make about 1024 workgroups; partial sums must fit a binding.
-  uint64_t splits =
-      std::min<uint64_t>(glsl::ceilDiv(1024, tiles), uint64_t(pk) / 32);
+  // many as make about kSplitWorkgroups workgroups; partial sums must fit a
+  // binding.
+  uint64_t splits = std::min<uint64_t>(glsl::ceilDiv(kSplitWorkgroups, tiles),
+                                       uint64_t(pk) / 32);
   while (splits > 1 &&
          splits * p.batch.constant * p.m.constant * p.n.constant * 4 >
              target.maxStorageBufferRange)
@@ -483,7 +490,8 @@ GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
   Size colTiles = ctx.ceilDiv(p.n, int64_t(t.bn));
   Size tiles = ctx.atLeast(ctx.mul(ctx.mul(colTiles, rowTiles), p.batch), 1);
   Size kChunks = ctx.floorDiv(p.k, 32);
-  Size splits = ctx.atLeast(ctx.min(ctx.ceilDiv(1024, tiles), kChunks), 1);
+  Size splits =
+      ctx.atLeast(ctx.min(ctx.ceilDiv(kSplitWorkgroups, tiles), kChunks), 1);
   Size chunk = ctx.mul(ctx.ceilDiv(ctx.ceilDiv(p.k, splits), int64_t(t.bk)),
                        int64_t(t.bk));
   GemmSplit split;

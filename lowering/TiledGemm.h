@@ -235,7 +235,7 @@ struct GemmSplit {
 /// The split of k for `problem` blocked by `tile` on `target`: float
 /// products with fewer than 128 workgroups (too few for a large GPU, which
 /// the kernels cannot ask about) and k of 128 or more are split into chunks
-/// of at least 32 so that about 1024 workgroups run.
+/// of at least 32 so that about 256 workgroups run (kSplitWorkgroups).
 GemmSplit chooseGemmSplit(const GemmProblem &problem, const GemmTile &tile,
                           const gpu::TargetDesc &target);
 

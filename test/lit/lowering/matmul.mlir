@@ -168,13 +168,13 @@ func.func @main(%a: tensor<256xf32>, %b: tensor<256x1000xf32>) -> tensor<1000xf3
 // -----
 
 // A long k over few tiles: a workgroup per 64 columns would read 1 MiB of
-// the matrix, so 16 workgroups per tile share k = 4096 in chunks of 256,
-// and a second kernel adds their partial sums.
+// the matrix, so 4 workgroups per tile (256 in all) share k = 4096 in
+// chunks of 1024, and a second kernel adds their partial sums.
 // CHECK-LABEL: module
 // CHECK: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1)
-// CHECK-SAME: uint kBegin = split * 256u, kEnd = min(kBegin + 256u, 4096u);
+// CHECK-SAME: uint kBegin = split * 1024u, kEnd = min(kBegin + 1024u, 4096u);
 // CHECK: gpu.kernel @matmul_reduce(read, write)
-// CHECK: gpu.dispatch @matmul[64, 1, 16]
+// CHECK: gpu.dispatch @matmul[64, 1, 4]
 // CHECK: gpu.dispatch @matmul_reduce[80, 1, 1]
 func.func @main(%a: tensor<5x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<5x4096xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<5x4096xf32>, tensor<4096x4096xf32>) -> tensor<5x4096xf32>
