@@ -231,6 +231,9 @@ LogicalResult lowerPad(Operation *op, LoweringContext &ctx) {
   std::string body;
   if (empty) {
     body = "y.d[i] = " + fill + ";\n";
+  } else if (outShape.empty()) {
+    // A scalar has nothing to pad: its one element is copied.
+    body = "y.d[i] = x.d[i];\n";
   } else {
     SmallVector<std::string> dims = {""};
     for (const Poly &d : ArrayRef<Poly>(outShape).drop_front())
