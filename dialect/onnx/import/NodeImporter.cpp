@@ -101,7 +101,8 @@ StringRef NodeImporter::getDomain() const { return node.domain(); }
 void NodeImporter::setOperand(unsigned i, Value value) {
   while (operands.size() <= i)
     operands.push_back(emitter.getNoValue());
-  operands[i] = value;
+  // A mapping that moves an operand the node left out moves its absence.
+  operands[i] = value ? value : emitter.getNoValue();
 }
 
 const pb::AttributeProto *NodeImporter::takeAttribute(StringRef name) {

@@ -76,7 +76,8 @@ public:
   Value getOperand(unsigned i) const {
     return i < operands.size() ? operands[i] : Value();
   }
-  /// Sets operand `i`, filling any gap before it with onnx.NoValue.
+  /// Sets operand `i` (absent where `value` is null), filling any gap before
+  /// it with onnx.NoValue.
   void setOperand(unsigned i, Value value);
   /// The number of results the node uses (trailing unused ones left out).
   unsigned getNumResults() const { return numResults; }

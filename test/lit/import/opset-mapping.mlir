@@ -18,6 +18,8 @@
 // RUN: onyx-opt %t/opset18.onnx | FileCheck %s --check-prefix=OPSET18
 // RUN: onnx-txt2pb %t/tile5.textproto -o %t/tile5.onnx
 // RUN: not onyx-opt %t/tile5.onnx 2>&1 | FileCheck %s --check-prefix=TILE5
+// RUN: onnx-txt2pb %t/resize10-no-scales.textproto -o %t/resize10-no-scales.onnx
+// RUN: not onyx-opt %t/resize10-no-scales.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE10-NO-SCALES
 // RUN: onnx-txt2pb %t/softmax-dynamic.textproto -o %t/softmax-dynamic.onnx
 // RUN: not onyx-opt %t/softmax-dynamic.onnx 2>&1 | FileCheck %s --check-prefix=SOFTMAX-DYNAMIC
 
@@ -221,6 +223,20 @@ graph {
   input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 4 } } } } }
   input { name: "tiles" type { tensor_type { elem_type: 7 shape { dim { dim_value: 1 } } } } }
   input { name: "axis" type { tensor_type { elem_type: 7 shape { dim { dim_value: 1 } } } } }
+  output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 8 } } } } }
+}
+
+//--- resize10-no-scales.textproto
+# A Resize with one operand in an opset before Resize existed (the ONNX
+# checker finds no schema to hold it to): the mapping to opset 11 moves the
+# missing scales to the third operand, which stays absent.
+# RESIZE10-NO-SCALES: resize10-no-scales.onnx: error: node 'y' (Resize): 'onnx.Resize' op needs 'scales' or 'sizes'
+ir_version: 3
+opset_import { domain: "" version: 3 }
+graph {
+  name: "resize10-no-scales"
+  node { op_type: "Resize" input: "x" output: "y" }
+  input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 4 } } } } }
   output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 8 } } } } }
 }
 
