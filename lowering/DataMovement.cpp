@@ -491,24 +491,7 @@ Value allocateResult(Symbols &symbols, Value result, ArrayRef<Poly> dims) {
 void dispatchLinear(Symbols &symbols, KernelSpec &spec,
                     const KernelSizes &sizes, const Poly &invocations,
                     ValueRange bindings) {
-  LoweringContext &ctx = symbols.getContext();
-  SmallVector<OpFoldResult> push;
-  sizes.addTo(spec, push);
-  KernelRef kernel = ctx.getOrCreateKernel(spec);
-  uint32_t workgroup = spec.workgroupSize[0];
-  // Static sizes keep the dispatch of a static grid.
-  if (invocations.isStatic() && push.empty()) {
-    ctx.dispatch(
-        kernel,
-        {glsl::ceilDiv(uint64_t(invocations.getConstant()), workgroup), 1, 1},
-        bindings);
-    return;
-  }
-  ctx.dispatch(
-      kernel,
-      {ctx.ceilDiv(symbols.materialize(invocations), int64_t(workgroup)),
-       Size(1), Size(1)},
-      bindings, push);
+  sizes.dispatch(spec, symbols.materialize(invocations), bindings);
 }
 
 CopyPiece gatherPiece(ArrayRef<Poly> shape, unsigned src, Poly srcBase,

@@ -202,9 +202,8 @@ SmallVector<Poly> getDims(Symbols &symbols, Value value);
 SmallVector<Poly> resultDims(RankedTensorType type, ArrayRef<Poly> computed);
 /// A new intermediate with `dims`, recorded as `result`'s memory.
 Value allocateResult(Symbols &symbols, Value result, ArrayRef<Poly> dims);
-/// Creates the kernel of `spec` after adding the push constants of `sizes`,
-/// and dispatches it with one invocation per unit of `invocations` in
-/// workgroups of spec.workgroupSize[0].
+/// KernelSizes::dispatch over `invocations`, materialized as host
+/// arithmetic where it is known only at run time.
 void dispatchLinear(Symbols &symbols, KernelSpec &spec,
                     const KernelSizes &sizes, const Poly &invocations,
                     ValueRange bindings);

@@ -48,7 +48,8 @@ public:
   void addTo(KernelSpec &spec, SmallVectorImpl<OpFoldResult> &push) const;
   /// addTo, then a dispatch of the kernel of `spec` at the op being lowered
   /// over `invocations` along x: ceil(invocations / workgroup width)
-  /// workgroups, with `bindings` bound in order.
+  /// workgroups, with `bindings` bound in order. Static sizes without push
+  /// constants give a static grid, as LoweringContext::dispatch's counts.
   void dispatch(KernelSpec &spec, Size invocations, ValueRange bindings) const;
 
   /// Statements declaring `prefix0`, `prefix1`, ...: the coordinates of flat
