@@ -45,6 +45,45 @@ RankedTensorType checkIndices(LoweringContext &ctx, Value indices,
   return type;
 }
 
+/// The operands of an indexing op, checked: data (operand 0), indices
+/// (operand 1), a scatter's updates (operand 2) and the result, each a
+/// ranked tensor that may have a `?`, with the dims of data and indices.
+struct IndexingOperands {
+  RankedTensorType dataType, indexType, outType;
+  SmallVector<Poly> shape, indexShape;
+};
+
+/// Checks the operands of `op` (indices of i64, or i32 too where
+/// `allowI32`) in the order the errors name them; for GatherND and
+/// ScatterND (`tuples`), index tuples of a length known when compiling.
+FailureOr<IndexingOperands> checkOperands(Operation *op, LoweringContext &ctx,
+                                          Symbols &symbols, bool allowI32,
+                                          bool tuples) {
+  IndexingOperands o;
+  o.dataType = checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
+  o.indexType = o.dataType
+                    ? checkIndices(ctx, op->getOperand(1), allowI32, true)
+                    : nullptr;
+  if (!o.indexType ||
+      (op->getNumOperands() > 2 &&
+       !checkTensor(ctx, op->getOperand(2), "operand 'updates'", true)))
+    return failure();
+  o.outType = checkTensor(ctx, op->getResult(0), "the result", true);
+  if (!o.outType)
+    return failure();
+  if (tuples && ShapedType::isDynamic(o.indexType.getShape().back())) {
+    ctx.emitError() << "has index tuples whose length is known only at run "
+                       "time; GPU kernels need a static shape there";
+    return failure();
+  }
+  o.shape = getDims(symbols, op->getOperand(0));
+  o.indexShape = getDims(symbols, op->getOperand(1));
+  if (o.shape.size() != size_t(o.dataType.getRank()) ||
+      o.indexShape.size() != size_t(o.indexType.getRank()))
+    return failure();
+  return o;
+}
+
 /// The GLSL expression a scatter's `reduction` (not "none") writes, of the
 /// old value `a` and the update `b` in the computation type; as the
 /// reference's, on i1 add and max are `or`, mul and min `and`.
@@ -139,24 +178,14 @@ void copyData(Symbols &symbols, ArrayRef<Poly> shape, unsigned byteSize,
 } // namespace
 
 LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
-  RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
-  RankedTensorType outType =
-      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
-                : nullptr;
-  if (!outType)
+  Symbols symbols(ctx);
+  FailureOr<IndexingOperands> o = checkOperands(op, ctx, symbols, true, false);
+  if (failed(o))
     return failure();
+  auto &[dataType, indexType, outType, shape, indexShape] = *o;
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
-  Symbols symbols(ctx);
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
-  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
-  if (shape.size() != size_t(dataType.getRank()) ||
-      indexShape.size() != size_t(indexType.getRank()))
-    return failure();
   // The result is data's dims with the indices' in place of the axis.
   SmallVector<Poly> outDims(shape.begin(), shape.begin() + axis);
   outDims.append(indexShape.begin(), indexShape.end());
@@ -239,27 +268,13 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
 /// GatherND: one invocation per unit of the result, which is the slice
 /// `e` of tuple `t` of batch `n`; an index tuple out of range gives zeros.
 LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
-  RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), false, true) : nullptr;
-  RankedTensorType outType =
-      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
-                : nullptr;
-  if (!outType)
-    return failure();
-  int64_t k = indexType.getShape().back();
-  if (ShapedType::isDynamic(k))
-    return ctx.emitError() << "has index tuples whose length is known only "
-                              "at run time; GPU kernels need a static shape "
-                              "there";
-  int64_t b = onnx::OpAttrs(op).getInt("batch_dims");
   Symbols symbols(ctx);
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
-  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
-  if (shape.size() != size_t(dataType.getRank()) ||
-      indexShape.size() != size_t(indexType.getRank()))
+  FailureOr<IndexingOperands> o = checkOperands(op, ctx, symbols, false, true);
+  if (failed(o))
     return failure();
+  auto &[dataType, indexType, outType, shape, indexShape] = *o;
+  int64_t k = indexType.getShape().back();
+  int64_t b = onnx::OpAttrs(op).getInt("batch_dims");
   for (int64_t d = 0; d < b; ++d)
     if (failed(checkAtRunTime(symbols, "gpu.eqi", shape[d], indexShape[d],
                               "batch dimension " + std::to_string(d) +
@@ -322,28 +337,14 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
 }
 
 LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
-  RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), false, true) : nullptr;
-  RankedTensorType updateType =
-      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'", true)
-                : nullptr;
-  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result", true))
+  Symbols symbols(ctx);
+  FailureOr<IndexingOperands> o = checkOperands(op, ctx, symbols, false, true);
+  if (failed(o))
     return failure();
+  auto &[dataType, indexType, outType, shape, indexShape] = *o;
   int64_t k = indexType.getShape().back();
-  if (ShapedType::isDynamic(k))
-    return ctx.emitError() << "has index tuples whose length is known only "
-                              "at run time; GPU kernels need a static shape "
-                              "there";
   Type elementType = dataType.getElementType();
   StringRef reduction = onnx::OpAttrs(op).getString("reduction");
-  Symbols symbols(ctx);
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
-  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
-  if (shape.size() != size_t(dataType.getRank()) ||
-      indexShape.size() != size_t(indexType.getRank()))
-    return failure();
   Poly tuples = getNumElements(ArrayRef<Poly>(indexShape).drop_back());
   Poly slice = getNumElements(ArrayRef<Poly>(shape).drop_front(k));
   // Updates are [tuples..., slice...]: one per element the tuples select.
@@ -445,24 +446,14 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx) {
 /// One invocation per output element: its coordinates are those of its
 /// index, which replaces the one along `axis` to find the element of data.
 LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
-  RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
-  RankedTensorType outType =
-      indexType ? checkTensor(ctx, op->getResult(0), "the result", true)
-                : nullptr;
-  if (!outType)
+  Symbols symbols(ctx);
+  FailureOr<IndexingOperands> o = checkOperands(op, ctx, symbols, true, false);
+  if (failed(o))
     return failure();
+  auto &[dataType, indexType, outType, shape, indexShape] = *o;
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
-  Symbols symbols(ctx);
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
-  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
-  if (shape.size() != size_t(dataType.getRank()) ||
-      indexShape.size() != size_t(indexType.getRank()))
-    return failure();
   for (size_t d = 0; d < shape.size(); ++d)
     if (int64_t(d) != axis &&
         failed(checkAtRunTime(symbols, "gpu.lei", indexShape[d], shape[d],
@@ -521,27 +512,17 @@ LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx) {
 /// both, in the reference's order: repeated indices give the last update
 /// (no reduction) or combine in order, without races.
 LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx) {
-  RankedTensorType dataType =
-      checkTensor(ctx, op->getOperand(0), "operand 'data'", true);
-  RankedTensorType indexType =
-      dataType ? checkIndices(ctx, op->getOperand(1), true, true) : nullptr;
-  RankedTensorType updateType =
-      indexType ? checkTensor(ctx, op->getOperand(2), "operand 'updates'", true)
-                : nullptr;
-  if (!updateType || !checkTensor(ctx, op->getResult(0), "the result", true))
+  Symbols symbols(ctx);
+  FailureOr<IndexingOperands> o = checkOperands(op, ctx, symbols, true, false);
+  if (failed(o))
     return failure();
+  auto &[dataType, indexType, outType, shape, indexShape] = *o;
   Type elementType = dataType.getElementType();
   onnx::OpAttrs attrs(op);
   StringRef reduction = attrs.getString("reduction");
   int64_t axis = attrs.getInt("axis");
   if (axis < 0)
     axis += dataType.getRank();
-  Symbols symbols(ctx);
-  SmallVector<Poly> shape = getDims(symbols, op->getOperand(0));
-  SmallVector<Poly> indexShape = getDims(symbols, op->getOperand(1));
-  if (shape.size() != size_t(dataType.getRank()) ||
-      indexShape.size() != size_t(indexType.getRank()))
-    return failure();
   Value data = ctx.getView(op->getOperand(0));
   Value indices = data ? ctx.getView(op->getOperand(1)) : nullptr;
   Value updates = indices ? ctx.getView(op->getOperand(2)) : nullptr;
