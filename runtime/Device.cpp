@@ -1,6 +1,7 @@
 //===- Device.cpp - A logical Vulkan device with one compute queue --------===//
 #include "runtime/Device.h"
 #include "runtime/FaultInjection.h"
+#include "support/FileUtilities.h"
 
 #include "ir/Diagnostics.h"
 
@@ -186,24 +187,10 @@ void Device::writePipelineCache() const {
   data.resize(size);
   if (llvm::sys::fs::create_directories(options.pipelineCacheDirectory))
     return;
-  // Written under a unique name and renamed: a process starting meanwhile
-  // reads the old file or the whole new one. A failure only loses the cache.
-  llvm::SmallString<256> temporary;
-  int fd;
-  if (llvm::sys::fs::createUniqueFile(path + ".%%%%%%.tmp", fd, temporary))
-    return;
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os.write(data.data(), data.size());
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(temporary, path))
-    llvm::sys::fs::remove(temporary);
+  // A process starting meanwhile reads the old file or the whole new one. A
+  // failure only loses the cache.
+  writeFileAtomically(
+      path, [&](llvm::raw_ostream &os) { os.write(data.data(), data.size()); });
 }
 
 std::optional<uint32_t>

@@ -2,6 +2,7 @@
 #include "shader/ShaderCompiler.h"
 
 #include "ir/Diagnostics.h"
+#include "support/FileUtilities.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/FileSystem.h"
@@ -190,14 +191,9 @@ void ShaderCompiler::writeToDisk(uint64_t hash, const Entry &entry) const {
   if (directory.empty() || llvm::sys::fs::create_directories(directory))
     return;
   std::string path = getCachePath(directory, hash);
-  // Written under a unique name and renamed, so that a concurrent reader
-  // sees the old file or the whole new one.
-  llvm::SmallString<256> temporary;
-  int fd;
-  if (llvm::sys::fs::createUniqueFile(path + ".%%%%%%.tmp", fd, temporary))
-    return;
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  // A concurrent reader sees the old file or the whole new one; a failure
+  // only loses the cache.
+  writeFileAtomically(path, [&](llvm::raw_ostream &os) {
     uint32_t header[5] = {
         entry.options.vulkanVersion.first, entry.options.vulkanVersion.second,
         uint32_t(entry.options.optimize), uint32_t(entry.source.size()),
@@ -207,15 +203,7 @@ void ShaderCompiler::writeToDisk(uint64_t hash, const Entry &entry) const {
     os << entry.source;
     os.write(reinterpret_cast<const char *>(entry.words.data()),
              entry.words.size() * sizeof(uint32_t));
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(temporary, path))
-    llvm::sys::fs::remove(temporary);
+  });
 }
 
 ShaderCompiler::Statistics ShaderCompiler::getStatistics() const {

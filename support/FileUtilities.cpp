@@ -1,0 +1,34 @@
+//===- FileUtilities.cpp - Writing files that others may read -------------===//
+#include "support/FileUtilities.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
+namespace onyx {
+
+bool writeFileAtomically(llvm::StringRef path,
+                         llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  llvm::SmallString<256> temporary;
+  int fd;
+  if (llvm::sys::fs::createUniqueFile(path + ".%%%%%%.tmp", fd, temporary))
+    return false;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    write(os);
+    os.close();
+    // A write error is cleared so that the stream's destructor does not
+    // treat it as fatal: the caller decides what a failed write means.
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return false;
+  }
+  return true;
+}
+
+} // namespace onyx
