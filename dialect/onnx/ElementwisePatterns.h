@@ -83,6 +83,15 @@ Operation *getSingleUseOp(Value value, StringRef name);
 /// its dimensions and reduces a nonempty run of trailing dimensions of its
 /// rank-`rank` operand; nullopt for any other ReduceMean.
 std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank);
+/// The ReduceMean of `sqrt` = Sqrt(ReduceMean(...) + epsilon) (the Add's
+/// operands in either order, each used once), epsilon a splat that an f32
+/// holds exactly (the attribute's type); fills `epsilon`.
+Operation *matchMeanPlusEpsilon(Operation *sqrt, double &epsilon);
+/// The first normalized axis, counted from the end, of a normalization of
+/// `x` over the trailing dimensions that `mean` reduces: x must be an f16,
+/// f32 or f64 tensor whose normalized dimensions are static (the scale and
+/// bias are constants of that shape).
+std::optional<int64_t> getNormalizedAxis(Value x, Operation *mean);
 
 /// A LayerNorm or RMSNorm subgraph found ending at a root op.
 struct NormalizationMatch {
@@ -102,9 +111,10 @@ struct NormalizationMatch {
 /// dimensions beyond their rank dropped; null otherwise.
 DenseElementsAttr fitNormalizedParameter(Value param,
                                          const NormalizationMatch &m);
-/// The op `name` (onnx.LayerNormalization or onnx.RMSNormalization) of `m`
-/// at `loc`, with a scale of ones where `m` has none.
-Operation *createNormalization(PatternRewriter &rewriter, Location loc,
-                               StringRef name, const NormalizationMatch &m);
+/// Replaces `op` by the op `name` (onnx.LayerNormalization or
+/// onnx.RMSNormalization) of `m`, with a scale of ones where `m` has none.
+LogicalResult replaceWithNormalization(PatternRewriter &rewriter, Operation *op,
+                                       StringRef name,
+                                       const NormalizationMatch &m);
 
 } // namespace onyx::onnx

@@ -18,8 +18,9 @@
 // or a wider type. stash_type is set to x's type, since that is the
 // precision the decomposed statistics are computed in.
 //
-// The helpers RMSNormPattern.cpp shares (ElementwisePatterns.h: fitting a
-// constant scale or bias, creating the normalization op) live here.
+// The helpers RMSNormPattern.cpp shares (ElementwisePatterns.h: the mean
+// plus epsilon, the normalized axis, fitting a constant scale or bias,
+// replacing the root with the normalization op) live here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,39 @@ std::optional<int64_t> getTrailingReduceAxis(Operation *reduce, int64_t rank) {
   return -int64_t(normalized.size());
 }
 
+Operation *matchMeanPlusEpsilon(Operation *sqrt, double &epsilon) {
+  Operation *addEps = getSingleUseOp(sqrt->getOperand(0), "onnx.Add");
+  if (!addEps)
+    return nullptr;
+  Operation *mean = nullptr;
+  std::optional<double> value;
+  for (unsigned i = 0; i < 2 && !mean; ++i) {
+    value = getSplatValue(addEps->getOperand(1 - i));
+    if (value)
+      mean = getSingleUseOp(addEps->getOperand(i), "onnx.ReduceMean");
+  }
+  // The epsilon attribute is an f32: an f64 epsilon must fit it exactly.
+  if (!mean || !haveSameType(addEps->getResult(0), mean->getResult(0)) ||
+      double(float(*value)) != *value)
+    return nullptr;
+  epsilon = *value;
+  return mean;
+}
+
+std::optional<int64_t> getNormalizedAxis(Value x, Operation *mean) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  std::optional<ElementType> et =
+      type ? getElementType(type.getElementType()) : std::nullopt;
+  if (!et || (*et != ElementType::F16 && *et != ElementType::F32 &&
+              *et != ElementType::F64))
+    return std::nullopt;
+  std::optional<int64_t> axis = getTrailingReduceAxis(mean, type.getRank());
+  if (!axis ||
+      llvm::any_of(type.getShape().take_back(-*axis), ShapedType::isDynamic))
+    return std::nullopt;
+  return axis;
+}
+
 DenseElementsAttr fitNormalizedParameter(Value param,
                                          const NormalizationMatch &m) {
   DenseElementsAttr attr = getConstantValue(param);
@@ -101,9 +135,12 @@ static Value materialize(PatternRewriter &rewriter, Location loc,
   return createConstant(rewriter, loc, attr);
 }
 
-Operation *createNormalization(PatternRewriter &rewriter, Location loc,
-                               StringRef name, const NormalizationMatch &m) {
+LogicalResult replaceWithNormalization(PatternRewriter &rewriter, Operation *op,
+                                       StringRef name,
+                                       const NormalizationMatch &m) {
   Context *ctx = rewriter.getContext();
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
   auto xType = cast<RankedTensorType>(m.x.getType());
   Type et = xType.getElementType();
   // Without gamma the scale is one: n * 1 is n exactly.
@@ -128,7 +165,13 @@ Operation *createNormalization(PatternRewriter &rewriter, Location loc,
       {StringAttr::get(ctx, "axis"), getIntAttr(ctx, m.axis)},
       {StringAttr::get(ctx, "epsilon"), getFloatAttr(ctx, m.epsilon)},
       {StringAttr::get(ctx, "stash_type"), getIntAttr(ctx, stashType)}};
-  return createOpOrNull(rewriter, loc, name, operands, attrs, 1);
+  Operation *normalization =
+      createOpOrNull(rewriter, loc, name, operands, attrs, 1);
+  assert(normalization &&
+         haveSameType(normalization->getResult(0), op->getResult(0)) &&
+         "the match checked every operand the normalization infers from");
+  rewriter.replaceOp(op, normalization);
+  return success();
 }
 
 namespace {
@@ -141,19 +184,9 @@ bool matchNormalization(Operation *div, NormalizationMatch &m) {
   Operation *sqrt = getSingleUseOp(div->getOperand(1), "onnx.Sqrt");
   if (!sub || !sqrt || !haveSameType(div->getResult(0), d))
     return false;
-  Operation *addEps = getSingleUseOp(sqrt->getOperand(0), "onnx.Add");
-  if (!addEps)
-    return false;
-  Operation *varMean = nullptr;
-  std::optional<double> epsilon;
-  for (unsigned i = 0; i < 2 && !varMean; ++i) {
-    epsilon = getSplatValue(addEps->getOperand(1 - i));
-    if (epsilon)
-      varMean = getSingleUseOp(addEps->getOperand(i), "onnx.ReduceMean");
-  }
-  // The epsilon attribute is an f32: an f64 epsilon must fit it exactly.
-  if (!varMean || !haveSameType(addEps->getResult(0), varMean->getResult(0)) ||
-      double(float(*epsilon)) != *epsilon)
+  double epsilon;
+  Operation *varMean = matchMeanPlusEpsilon(sqrt, epsilon);
+  if (!varMean)
     return false;
   Operation *pow = getSingleUseOp(varMean->getOperand(0), "onnx.Pow");
   std::optional<double> exponent =
@@ -168,21 +201,14 @@ bool matchNormalization(Operation *div, NormalizationMatch &m) {
   Operation *mean = getSingleUseOp(sub->getOperand(1), "onnx.ReduceMean");
   if (!mean || mean->getOperand(0) != x || !haveSameType(d, x))
     return false;
-  auto type = dyn_cast<RankedTensorType>(x.getType());
-  std::optional<ElementType> et =
-      type ? getElementType(type.getElementType()) : std::nullopt;
-  if (!et || (*et != ElementType::F16 && *et != ElementType::F32 &&
-              *et != ElementType::F64))
-    return false;
-  std::optional<int64_t> axis = getTrailingReduceAxis(mean, type.getRank());
-  if (!axis || axis != getTrailingReduceAxis(varMean, type.getRank()))
-    return false;
-  // Scale and B are constants of the normalized shape, which must be known.
-  if (llvm::any_of(type.getShape().take_back(-*axis), ShapedType::isDynamic))
+  std::optional<int64_t> axis = getNormalizedAxis(x, mean);
+  if (!axis ||
+      axis != getTrailingReduceAxis(
+                  varMean, cast<RankedTensorType>(x.getType()).getRank()))
     return false;
   m.x = x;
   m.axis = *axis;
-  m.epsilon = *epsilon;
+  m.epsilon = epsilon;
   return true;
 }
 
@@ -227,13 +253,7 @@ LogicalResult formLayerNorm(Operation *op, PatternRewriter &rewriter) {
       return failure();
   }
 
-  rewriter.setInsertionPoint(op);
-  Operation *layerNorm =
-      createNormalization(rewriter, op->getLoc(), "onnx.LayerNormalization", m);
-  assert(layerNorm && haveSameType(layerNorm->getResult(0), result) &&
-         "the match checked every operand LayerNormalization infers from");
-  rewriter.replaceOp(op, layerNorm);
-  return success();
+  return replaceWithNormalization(rewriter, op, "onnx.LayerNormalization", m);
 }
 
 } // namespace

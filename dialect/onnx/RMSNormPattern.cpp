@@ -45,20 +45,9 @@ bool isSquareOf(Value value, Value x) {
 bool matchRms(Operation *sqrt, Value x, NormalizationMatch &m) {
   if (!sqrt || !isOp(sqrt, "onnx.Sqrt"))
     return false;
-  Operation *addEps = getSingleUseOp(sqrt->getOperand(0), "onnx.Add");
-  if (!addEps)
-    return false;
-  Operation *mean = nullptr;
-  std::optional<double> epsilon;
-  for (unsigned i = 0; i < 2 && !mean; ++i) {
-    epsilon = getSplatValue(addEps->getOperand(1 - i));
-    if (epsilon)
-      mean = getSingleUseOp(addEps->getOperand(i), "onnx.ReduceMean");
-  }
-  // The epsilon attribute is an f32: an f64 epsilon must fit it exactly.
-  if (!mean || !haveSameType(addEps->getResult(0), mean->getResult(0)) ||
-      !haveSameType(sqrt->getResult(0), mean->getResult(0)) ||
-      double(float(*epsilon)) != *epsilon ||
+  double epsilon;
+  Operation *mean = matchMeanPlusEpsilon(sqrt, epsilon);
+  if (!mean || !haveSameType(sqrt->getResult(0), mean->getResult(0)) ||
       !isSquareOf(mean->getOperand(0), x) ||
       !haveSameType(mean->getOperand(0), x))
     return false;
@@ -68,20 +57,12 @@ bool matchRms(Operation *sqrt, Value x, NormalizationMatch &m) {
             getDefiningOp(sub->getOperand(1), "onnx.ReduceMean"))
       if (center->getOperand(0) == sub->getOperand(0))
         return false;
-  auto type = dyn_cast<RankedTensorType>(x.getType());
-  std::optional<ElementType> et =
-      type ? getElementType(type.getElementType()) : std::nullopt;
-  if (!et || (*et != ElementType::F16 && *et != ElementType::F32 &&
-              *et != ElementType::F64))
-    return false;
-  std::optional<int64_t> axis = getTrailingReduceAxis(mean, type.getRank());
-  // The scale is a constant of the normalized shape, which must be known.
-  if (!axis ||
-      llvm::any_of(type.getShape().take_back(-*axis), ShapedType::isDynamic))
+  std::optional<int64_t> axis = getNormalizedAxis(x, mean);
+  if (!axis)
     return false;
   m.x = x;
   m.axis = *axis;
-  m.epsilon = *epsilon;
+  m.epsilon = epsilon;
   return true;
 }
 
@@ -147,13 +128,7 @@ LogicalResult formRMSNorm(Operation *op, PatternRewriter &rewriter) {
       return failure();
   }
 
-  rewriter.setInsertionPoint(op);
-  Operation *rmsNorm =
-      createNormalization(rewriter, op->getLoc(), "onnx.RMSNormalization", m);
-  assert(rmsNorm && haveSameType(rmsNorm->getResult(0), result) &&
-         "the match checked every operand RMSNormalization infers from");
-  rewriter.replaceOp(op, rmsNorm);
-  return success();
+  return replaceWithNormalization(rewriter, op, "onnx.RMSNormalization", m);
 }
 
 } // namespace
