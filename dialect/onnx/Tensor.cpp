@@ -4,7 +4,9 @@
 
 #include "ir/Context.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace onyx::onnx {
@@ -489,12 +491,37 @@ Tensor broadcastTo(const Tensor &t, ArrayRef<int64_t> shape) {
   if (t.getShape() == shape)
     return t;
   Tensor result(t.getElementType(), shape);
+  int64_t total = result.getNumElements();
+  if (total == 0)
+    return result;
+  // Row by row along the last dimension, which numpy aligns in both: a row
+  // is a copy of an input row, or one input element repeated (doubling
+  // copies), so a fill such as ConstantOfShape's is a few large copies
+  // rather than one call per element.
+  ArrayRef<int64_t> inShape = t.getShape();
   size_t elemSize = getByteSize(t.getElementType());
+  int64_t cols = shape.empty() ? 1 : shape.back();
+  int64_t inCols = inShape.empty() ? 1 : inShape.back();
+  size_t rowBytes = size_t(cols) * elemSize;
+  ArrayRef<int64_t> outer = shape.empty() ? shape : shape.drop_back();
+  ArrayRef<int64_t> inOuter = inShape.empty() ? inShape : inShape.drop_back();
   const char *in = t.getBytes().data();
   char *out = result.getMutableBytes().data();
-  BroadcastIterator it(shape, {t.getShape()});
-  for (int64_t i = 0, e = result.getNumElements(); i < e; ++i, it.next())
-    std::memcpy(out + i * elemSize, in + it.offset(0) * elemSize, elemSize);
+  BroadcastIterator it(outer, {inOuter});
+  for (int64_t r = 0, rows = total / cols; r < rows; ++r, it.next()) {
+    char *dst = out + r * rowBytes;
+    const char *src = in + it.offset(0) * inCols * elemSize;
+    if (inCols == cols) {
+      std::memcpy(dst, src, rowBytes);
+      continue;
+    }
+    std::memcpy(dst, src, elemSize);
+    for (size_t done = elemSize; done < rowBytes;) {
+      size_t n = std::min(done, rowBytes - done);
+      std::memcpy(dst + done, dst, n);
+      done += n;
+    }
+  }
   return result;
 }
 

@@ -175,4 +175,52 @@ TEST(BroadcastTest, Materializes) {
   EXPECT_EQ(out.toInts(), SmallVector<int64_t>({5, 5, 5, 6, 6, 6}));
 }
 
+// broadcastTo copies whole rows or repeats one element per row; every
+// alignment of an input against the output's last dimension, checked
+// against numpy's rule element by element.
+TEST(BroadcastTest, EveryRowForm) {
+  struct Case {
+    SmallVector<int64_t> in, out;
+  };
+  const Case cases[] = {{{}, {2, 3}},
+                        {{}, {}},
+                        {{1}, {7}},
+                        {{3, 1}, {3, 4}},
+                        {{1, 4}, {3, 4}},
+                        {{4}, {2, 3, 4}},
+                        {{2, 1, 3}, {2, 2, 3}},
+                        {{2, 3, 1}, {2, 3, 5}},
+                        {{1, 1}, {1, 1000}},
+                        {{3}, {0, 3}},
+                        {{1, 2, 1}, {4, 2, 3}}};
+  for (const Case &c : cases) {
+    int64_t n = 1;
+    for (int64_t d : c.in)
+      n *= d;
+    SmallVector<int64_t> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(10 + i);
+    Tensor out =
+        broadcastTo(Tensor::fromInts(ElementType::I64, c.in, values), c.out);
+    ASSERT_EQ(out.getShape(), ArrayRef<int64_t>(c.out));
+    SmallVector<int64_t> got = out.toInts();
+    // The expected element: each output coordinate taken modulo the
+    // aligned input dimension (0 where that dimension is 1).
+    size_t lead = c.out.size() - c.in.size();
+    for (int64_t flat = 0; flat < int64_t(got.size()); ++flat) {
+      int64_t rest = flat, inFlat = 0, inStride = 1;
+      for (size_t d = c.out.size(); d-- > 0;) {
+        int64_t coord = rest % c.out[d];
+        rest /= c.out[d];
+        if (d < lead)
+          continue;
+        int64_t inDim = c.in[d - lead];
+        inFlat += (inDim == 1 ? 0 : coord) * inStride;
+        inStride *= inDim;
+      }
+      EXPECT_EQ(got[flat], values[inFlat]) << "element " << flat;
+    }
+  }
+}
+
 } // namespace
