@@ -156,6 +156,40 @@ struct CompressShape {
   Size outer{1}, length, inner{1};
 };
 
+/// Dispatches kernel `name` gathering runs along one axis by a list of u32
+/// positions (buffer `list`, its entry `j`): element i = (o, j, k) of y, of
+/// `total` elements, is x[(o * length + list[j]) * inner + k], for a list of
+/// `count`. Bound: x, the list, y.
+void dispatchPositionGather(LoweringContext &ctx, StringRef name,
+                            unsigned byteSize, Size total, Size inner,
+                            Size count, Size length, StringRef list,
+                            StringRef j, ValueRange bindings) {
+  KernelSizes sizes(ctx);
+  std::string totalText = sizes.get(total), innerText = sizes.get(inner),
+              countText = sizes.get(count), lengthText = sizes.get(length);
+  KernelSpec spec;
+  spec.name = name.str();
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  spec.glsl =
+      glsl::header(spec.workgroupSize) + sizes.declaration() +
+      bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
+      bitsBuffer(1, gpu::Access::Read, 4, list) +
+      bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
+      "void main() {\n"
+      "  uint i = gl_GlobalInvocationID.x;\n"
+      "  if (i >= " +
+      totalText + ") return;\n" +
+      fmt::format("  uint k = i % {0};\n"
+                  "  uint t = i / {0};\n"
+                  "  uint {3} = t % {1};\n"
+                  "  uint o = t / {1};\n"
+                  "  y.d[i] = x.d[(o * {2} + {4}.d[{3}]) * {0} + k];\n}}\n",
+                  innerText, countText, lengthText, j, list);
+  Symbols symbols(ctx);
+  dispatchLinear(symbols, spec, sizes, symbols.get(total), bindings);
+}
+
 static CompressShape getCompressShape(LoweringContext &ctx, Operation *op,
                                       ArrayRef<Size> dims) {
   CompressShape shape;
@@ -231,31 +265,8 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
   Value in = ctx.getView(data);
   if (!in)
     return failure();
-  KernelSizes sizes(ctx);
-  std::string totalText = sizes.get(total), innerText = sizes.get(inner),
-              countText = sizes.get(count), lengthText = sizes.get(length);
-  KernelSpec spec;
-  spec.name = "compress_gather";
-  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  spec.glsl =
-      glsl::header(spec.workgroupSize) + sizes.declaration() +
-      bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
-      bitsBuffer(1, gpu::Access::Read, 4, "pos") +
-      bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
-      "void main() {\n"
-      "  uint i = gl_GlobalInvocationID.x;\n"
-      "  if (i >= " +
-      totalText + ") return;\n" +
-      fmt::format("  uint k = i % {0};\n"
-                  "  uint t = i / {0};\n"
-                  "  uint j = t % {1};\n"
-                  "  uint o = t / {1};\n"
-                  "  y.d[i] = x.d[(o * {2} + pos.d[j]) * {0} + k];\n}}\n",
-                  innerText, countText, lengthText);
-  Symbols symbols(ctx);
-  dispatchLinear(symbols, spec, sizes, symbols.get(total),
-                 {in, positions, out});
+  dispatchPositionGather(ctx, "compress_gather", byteSize, total, inner, count,
+                         length, "pos", "j", {in, positions, out});
   return success();
 }
 
@@ -655,32 +666,9 @@ LogicalResult lowerUnique(Operation *op, LoweringContext &ctx) {
   ctx.setResult(op->getResult(1), indices);
   ctx.setResult(op->getResult(3), counts);
 
-  KernelSizes after(ctx);
-  Size total = ctx.mul(ctx.mul(outer, unique), inner);
-  std::string totalText = after.get(total), uniqueText = after.get(unique),
-              innerAfter = after.get(inner), nAfter = after.get(n);
-  KernelSpec gather;
-  gather.name = "unique_gather";
-  gather.workgroupSize = {workgroup, 1, 1};
-  gather.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  gather.glsl =
-      glsl::header(gather.workgroupSize) + after.declaration() +
-      bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
-      bitsBuffer(1, gpu::Access::Read, 4, "items") +
-      bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
-      "void main() {\n"
-      "  uint i = gl_GlobalInvocationID.x;\n"
-      "  if (i >= " +
-      totalText + ") return;\n" +
-      fmt::format("  uint k = i % {0};\n"
-                  "  uint t = i / {0};\n"
-                  "  uint p = t % {1};\n"
-                  "  uint o = t / {1};\n"
-                  "  y.d[i] = x.d[(o * {2} + items.d[p]) * {0} + k];\n"
-                  "}}\n",
-                  innerAfter, uniqueText, nAfter);
-  Symbols symbols(ctx);
-  dispatchLinear(symbols, gather, after, symbols.get(total), {in, items, y});
+  dispatchPositionGather(ctx, "unique_gather", byteSize,
+                         ctx.mul(ctx.mul(outer, unique), inner), inner, unique,
+                         n, "items", "p", {in, items, y});
 
   KernelSizes counting(ctx);
   std::string uniqueCount = counting.get(unique), nCount = counting.get(n);
@@ -707,6 +695,7 @@ LogicalResult lowerUnique(Operation *op, LoweringContext &ctx) {
                "    if (first.d[k] == j) ++c;\n"
                "  indices.d[p] = uvec2(j, 0u);\n"
                "  counts.d[p] = uvec2(c, 0u);\n}\n";
+  Symbols symbols(ctx);
   dispatchLinear(symbols, tally, counting, symbols.get(unique),
                  {firsts, items, indices, counts});
   return success();
