@@ -386,10 +386,9 @@ LogicalResult inferGatherBlockQuantized(InferState &s) {
   if (!isValidBlockSize(blockSize))
     return s.emitAttrError("block_size")
            << "must be a power of two of at least 16, got " << blockSize;
+  if (failed(s.checkMinRank(0, 2)))
+    return failure();
   int64_t rank = s.getRank(0);
-  if (rank < 2)
-    return s.emitOperandError(0)
-           << "must have rank 2 or more, got " << s.getType(0);
   int64_t gatherAxis = attrs.getInt("gather_axis");
   int64_t quantizeAxis = attrs.getInt("quantize_axis");
   if (failed(s.normalizeAxis(gatherAxis, rank, "gather_axis")) ||

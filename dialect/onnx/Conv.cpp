@@ -37,11 +37,9 @@ const AttrSpec convAttrs[kNumConvAttrs] = {
 
 FailureOr<SmallVector<int64_t>> inferConvShape(InferState &s, unsigned xi,
                                                unsigned wi) {
+  if (failed(s.checkMinRank(xi, 3, "N x C x spatial")))
+    return failure();
   int64_t rank = s.getRank(xi);
-  if (rank < 3)
-    return s.emitOperandError(xi)
-           << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(xi);
   if (failed(s.checkRank(wi, rank)))
     return failure();
   ArrayRef<int64_t> x = s.getShape(xi), w = s.getShape(wi);

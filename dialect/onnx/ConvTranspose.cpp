@@ -35,11 +35,9 @@ const AttrSpec convTransposeAttrs[] = {
 LogicalResult inferConvTranspose(InferState &s) {
   if (failed(s.checkFloat(0)) || failed(s.checkSameElementType(0, 1)))
     return failure();
+  if (failed(s.checkMinRank(0, 3, "N x C x spatial")))
+    return failure();
   int64_t rank = s.getRank(0);
-  if (rank < 3)
-    return s.emitOperandError(0)
-           << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(0);
   if (failed(s.checkRank(1, rank)))
     return failure();
   ArrayRef<int64_t> x = s.getShape(0), w = s.getShape(1);

@@ -180,9 +180,8 @@ LogicalResult inferBatchNorm(InferState &s) {
            << "must be 0: only inference mode is supported";
   if (failed(s.checkFloat(0)))
     return failure();
-  if (s.getRank(0) < 2)
-    return s.emitOperandError(0)
-           << "must have rank 2 or more, got " << s.getType(0);
+  if (failed(s.checkMinRank(0, 2)))
+    return failure();
   for (unsigned i = 1; i < 5; ++i) {
     if (failed(s.checkFloat(i)) || failed(checkPerChannel(s, i)))
       return failure();
@@ -275,10 +274,8 @@ const AttrSpec instanceNormAttrs[] = {floatAttr("epsilon", 1e-5)};
 LogicalResult inferInstanceNorm(InferState &s) {
   if (failed(s.checkFloat(0)))
     return failure();
-  if (s.getRank(0) < 3)
-    return s.emitOperandError(0)
-           << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(0);
+  if (failed(s.checkMinRank(0, 3, "N x C x spatial")))
+    return failure();
   for (unsigned i : {1u, 2u}) {
     if (failed(s.checkSameElementType(0, i)) || failed(checkPerChannel(s, i)))
       return failure();
@@ -332,10 +329,8 @@ const AttrSpec groupNormAttrs[] = {floatAttr("epsilon", 1e-5),
 LogicalResult inferGroupNorm(InferState &s) {
   if (failed(s.checkFloat(0)))
     return failure();
-  if (s.getRank(0) < 2)
-    return s.emitOperandError(0)
-           << "must have rank 2 or more (N x C x spatial), got "
-           << s.getType(0);
+  if (failed(s.checkMinRank(0, 2, "N x C x spatial")))
+    return failure();
   int64_t groups = s.getAttrs().getInt("num_groups");
   if (groups <= 0)
     return s.emitAttrError("num_groups") << "must be positive, got " << groups;

@@ -186,6 +186,17 @@ LogicalResult InferState::checkRank(unsigned i, int64_t rank) {
          << "must have rank " << rank << ", got " << getType(i);
 }
 
+LogicalResult InferState::checkMinRank(unsigned i, int64_t rank,
+                                       StringRef layout) {
+  if (getRank(i) >= rank)
+    return success();
+  InFlightDiagnostic diag = emitOperandError(i);
+  diag << "must have rank " << rank << " or more";
+  if (!layout.empty())
+    diag << " (" << layout << ")";
+  return diag << ", got " << getType(i);
+}
+
 LogicalResult InferState::normalizeAxis(int64_t &axis, int64_t rank,
                                         StringRef what) {
   if (axis < -rank || axis >= rank) {

@@ -90,6 +90,9 @@ public:
   LogicalResult checkSameElementType(unsigned i, unsigned j);
   /// Checks that operand i has rank `rank`.
   LogicalResult checkRank(unsigned i, int64_t rank);
+  /// Checks that operand i has rank `rank` or more; `layout` ("N x C x
+  /// spatial"), if any, names its dimensions in the error.
+  LogicalResult checkMinRank(unsigned i, int64_t rank, StringRef layout = "");
   /// Normalizes axis `axis` (negative counts from the end) for a tensor of
   /// `rank`, reporting attribute/operand `what` if out of range.
   LogicalResult normalizeAxis(int64_t &axis, int64_t rank, StringRef what);

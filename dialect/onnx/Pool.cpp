@@ -49,11 +49,9 @@ LogicalResult inferPool(InferState &s) {
   bool isMax = isMaxPool(s.getDef().schema);
   if (failed(isMax ? s.checkNumeric(0) : s.checkFloat(0)))
     return failure();
+  if (failed(s.checkMinRank(0, 3, "N x C x spatial")))
+    return failure();
   int64_t rank = s.getRank(0);
-  if (rank < 3)
-    return s.emitOperandError(0)
-           << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(0);
   SmallVector<int64_t> kernel = *s.getAttrs().getInts("kernel_shape");
   if (int64_t(kernel.size()) != rank - 2)
     return s.emitAttrError("kernel_shape")
@@ -157,10 +155,8 @@ LogicalResult evalPool(EvalState &s) {
 LogicalResult inferGlobalPool(InferState &s) {
   if (failed(s.checkFloat(0)))
     return failure();
-  if (s.getRank(0) < 3)
-    return s.emitOperandError(0)
-           << "must have rank 3 or more (N x C x spatial), got "
-           << s.getType(0);
+  if (failed(s.checkMinRank(0, 3, "N x C x spatial")))
+    return failure();
   SmallVector<int64_t> shape(s.getShape(0));
   std::fill(shape.begin() + 2, shape.end(), 1);
   s.addResult(shape, s.getElementType(0));

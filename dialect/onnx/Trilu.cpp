@@ -19,9 +19,8 @@ const ValueSpec triluResults[] = {{"output"}};
 const AttrSpec triluAttrs[] = {intAttr("upper", 1)};
 
 LogicalResult inferTrilu(InferState &s) {
-  if (s.getRank(0) < 2)
-    return s.emitOperandError(0)
-           << "must have rank 2 or more, got " << s.getType(0);
+  if (failed(s.checkMinRank(0, 2)))
+    return failure();
   if (s.hasOperand(1) && (s.getElementKind(1) != ElementType::I64 ||
                           s.getType(1).getNumElements() != 1))
     return s.emitOperandError(1)
