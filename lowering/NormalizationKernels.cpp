@@ -366,6 +366,32 @@ static SmallVector<Size> getStatsDims(ArrayRef<Size> dims, int64_t axis) {
 
 static bool isZero(Size size) { return size.isStatic() && size.constant == 0; }
 
+/// The rows of `data` normalized over its dimensions from `axis` on, its
+/// dims in `dims`; nullopt after an error.
+static std::optional<RowSpace> getTrailingRows(LoweringContext &ctx, Value data,
+                                               int64_t axis,
+                                               SmallVector<Size> &dims) {
+  int64_t rank = getTensorType(data).getRank();
+  llvm::SmallBitVector reduced(rank);
+  reduced.set(axis, rank);
+  dims = ctx.getDims(data);
+  if (dims.size() != size_t(rank))
+    return std::nullopt;
+  return getRowSpace(ctx, dims, reduced);
+}
+
+/// What lowering a normalization over `space` ends in when it has no work:
+/// success without rows, an error with empty ones; nullopt otherwise.
+static std::optional<LogicalResult> finishEmpty(LoweringContext &ctx,
+                                                const RowSpace &space) {
+  if (isZero(space.numRows))
+    return success();
+  if (isZero(space.rowLength))
+    return LogicalResult(ctx.emitError()
+                         << "cannot normalize over no elements");
+  return std::nullopt;
+}
+
 static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   RankedTensorType type = getTensorType(data);
@@ -376,12 +402,10 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += rank;
-  llvm::SmallBitVector reduced(rank);
-  reduced.set(axis, rank);
-  SmallVector<Size> dims = ctx.getDims(data);
-  if (dims.size() != size_t(rank))
+  SmallVector<Size> dims;
+  std::optional<RowSpace> space = getTrailingRows(ctx, data, axis, dims);
+  if (!space)
     return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
 
   LayerNormOutputs outputs;
   outputs.y = ctx.allocate(type, dims);
@@ -397,10 +421,8 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
     ctx.setResult(result, view);
     (i == 1 ? outputs.mean : outputs.invStdDev) = view;
   }
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
+  if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
+    return *done;
 
   // One kernel writes everything if the target binds enough buffers;
   // otherwise a second one recomputes the statistics.
@@ -413,10 +435,10 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
     LayerNormOutputs stats = outputs;
     stats.y = nullptr;
     outputs.mean = outputs.invStdDev = nullptr;
-    if (failed(emitLayerNorm(op, ctx, space, axis, stats)))
+    if (failed(emitLayerNorm(op, ctx, *space, axis, stats)))
       return failure();
   }
-  return emitLayerNorm(op, ctx, space, axis, outputs);
+  return emitLayerNorm(op, ctx, *space, axis, outputs);
 }
 
 /// InstanceNormalization: a LayerNormalization over the spatial dimensions
@@ -426,23 +448,18 @@ static LogicalResult lowerInstanceNorm(Operation *op, LoweringContext &ctx) {
   RankedTensorType type = getTensorType(data);
   if (reportUnsupported(ctx, type.getElementType()))
     return failure();
-  int64_t rank = type.getRank();
-  llvm::SmallBitVector reduced(rank);
-  reduced.set(2, rank);
-  SmallVector<Size> dims = ctx.getDims(data);
-  if (dims.size() != size_t(rank))
+  SmallVector<Size> dims;
+  std::optional<RowSpace> space = getTrailingRows(ctx, data, 2, dims);
+  if (!space)
     return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
   LayerNormOutputs outputs;
   outputs.y = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), outputs.y);
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
+  if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
+    return *done;
   NormOperands operands;
   operands.paramIndex = fmt::format("row % {}u", type.getShape()[1]);
-  return emitLayerNorm(op, ctx, space, 2, outputs, /*rms=*/false, operands);
+  return emitLayerNorm(op, ctx, *space, 2, outputs, /*rms=*/false, operands);
 }
 
 /// GroupNormalization: a LayerNormalization over rows of one image's group
@@ -470,10 +487,8 @@ static LogicalResult lowerGroupNorm(Operation *op, LoweringContext &ctx) {
   LayerNormOutputs outputs;
   outputs.y = ctx.allocate(type);
   ctx.setResult(op->getResult(0), outputs.y);
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
+  if (std::optional<LogicalResult> done = finishEmpty(ctx, space))
+    return *done;
   NormOperands operands;
   operands.paramIndex = params == channels && params != groups
                             ? fmt::format("(row % {}u) * {}u + i / {}u", groups,
@@ -492,12 +507,11 @@ static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
   int64_t axis = onnx::OpAttrs(op).getInt("axis");
   if (axis < 0)
     axis += rank;
-  llvm::SmallBitVector reduced(rank);
-  reduced.set(axis, rank);
-  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
-  if (dims.size() != size_t(rank))
+  SmallVector<Size> dims;
+  std::optional<RowSpace> space =
+      getTrailingRows(ctx, op->getOperand(0), axis, dims);
+  if (!space)
     return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
   LayerNormOutputs outputs;
   outputs.y = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), outputs.y);
@@ -508,11 +522,9 @@ static LogicalResult lowerRMSNorm(Operation *op, LoweringContext &ctx) {
     outputs.invStdDev = ctx.allocate(statsType, getStatsDims(dims, axis));
     ctx.setResult(op->getResult(1), outputs.invStdDev);
   }
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
-  return emitLayerNorm(op, ctx, space, axis, outputs, /*rms=*/true);
+  if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
+    return *done;
+  return emitLayerNorm(op, ctx, *space, axis, outputs, /*rms=*/true);
 }
 
 /// ONNX Runtime's SkipLayerNormalization and SkipSimplifiedLayerNormalization:
@@ -526,12 +538,11 @@ static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
     return failure();
   int64_t rank = type.getRank();
   int64_t axis = rank - 1;
-  llvm::SmallBitVector reduced(rank);
-  reduced.set(axis);
-  SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
-  if (dims.size() != size_t(rank))
+  SmallVector<Size> dims;
+  std::optional<RowSpace> space =
+      getTrailingRows(ctx, op->getOperand(0), axis, dims);
+  if (!space)
     return failure();
-  RowSpace space = getRowSpace(ctx, dims, reduced);
   NormOperands operands;
   operands.scale = 2;
   operands.skip = 1;
@@ -556,10 +567,8 @@ static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
     ctx.setResult(result, view);
     (i == 1 ? outputs.mean : i == 2 ? outputs.invStdDev : outputs.sum) = view;
   }
-  if (isZero(space.numRows))
-    return success();
-  if (isZero(space.rowLength))
-    return ctx.emitError() << "cannot normalize over no elements";
+  if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
+    return *done;
   unsigned numBindings = 0;
   for (int i : {0, 1, operands.scale, operands.beta, operands.skipBias})
     numBindings += i >= 0 && op->getNumOperands() > unsigned(i) &&
@@ -571,7 +580,7 @@ static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
            << "needs " << numBindings
            << " storage buffers in one kernel, more than the target's "
            << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
-  return emitLayerNorm(op, ctx, space, axis, outputs, simplified, operands);
+  return emitLayerNorm(op, ctx, *space, axis, outputs, simplified, operands);
 }
 
 //===----------------------------------------------------------------------===//
