@@ -3,19 +3,13 @@
 
 #include "ir/Context.h"
 #include "ir/Diagnostics.h"
+#include "support/Sanitizers.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdlib>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ONYX_LEAK_CHECKED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ONYX_LEAK_CHECKED 1
-#endif
-#endif
 #ifdef ONYX_LEAK_CHECKED
 #include <dlfcn.h>
 #include <link.h>

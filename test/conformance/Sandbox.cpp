@@ -1,6 +1,7 @@
 //===- Sandbox.cpp - Running cases in a child process ---------------------===//
 
 #include "test/conformance/Sandbox.h"
+#include "support/Sanitizers.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -13,13 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ONYX_LEAK_CHECKED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ONYX_LEAK_CHECKED 1
-#endif
-#endif
 #ifdef ONYX_LEAK_CHECKED
 #include <sanitizer/lsan_interface.h>
 #endif
