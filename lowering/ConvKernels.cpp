@@ -28,6 +28,7 @@
 
 #include "dialect/onnx/OnnxDialect.h"
 #include "dialect/onnx/SlidingWindow.h"
+#include "dialect/onnx/Tensor.h"
 
 #include "ir/Operation.h"
 
@@ -35,6 +36,8 @@
 #include "llvm/ADT/Twine.h"
 
 #include <fmt/format.h>
+
+#include <set>
 
 namespace onyx::lowering {
 
@@ -89,6 +92,89 @@ std::string unfoldedInput(Type et, KernelSizes &sizes, ArrayRef<Size> input,
     return s + "  return " + value + ";\n";
   return s + "  return (" + inside + ") ? " + value + " : " +
          glsl::computeType(et) + "(0);\n";
+}
+
+/// The body of the direct kernel (GemmProblem::directBody) of a depthwise
+/// convolution (one input channel per group) of static sizes `input` and
+/// `output` (spatial): invocation i computes `run` outputs side by side
+/// along the last spatial dimension for filter row `row` of its group,
+/// loading each weight and each input of their windows once, where the
+/// implicit GEMM copies the unfolded input (kernel-size times the input)
+/// through shared memory: on a CPU device each load costs a loop over the
+/// SIMD lanes and the arithmetic little. Sets the invocations per product.
+std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
+                          ArrayRef<int64_t> output,
+                          const onnx::WindowGeometry &g, unsigned run,
+                          int64_t &invocations) {
+  std::string ct = glsl::computeType(et);
+  size_t last = input.size() - 1;
+  int64_t outLast = output[last], inLast = input[last];
+  int64_t kLast = g.kernel[last], sLast = g.strides[last],
+          dLast = g.dilations[last], pLast = g.pads[last];
+  run = unsigned(std::min<int64_t>(run, outLast));
+  int64_t runs = glsl::ceilDiv(outLast, run);
+  int64_t prefix = product(output.drop_back());
+  invocations = rows * prefix * runs;
+  SmallVector<int64_t> inStrides = onnx::getStrides(input);
+  std::string s = "  uint row = i / " + u(prefix * runs) + ", rest = i % " +
+                  u(prefix * runs) + ";\n";
+  s += "  uint pre = rest / " + u(runs) + ", oL = (rest % " + u(runs) + ") * " +
+       u(run) + ";\n";
+  s += glsl::unflatten(output.drop_back(), "pre", "o");
+  int64_t kernelSize = product(g.kernel);
+  for (int64_t q = 0; q < kernelSize; ++q)
+    s +=
+        "  " + ct + " k" + std::to_string(q) + " = loadA(row, " + u(q) + ");\n";
+  for (unsigned t = 0; t < run; ++t)
+    s += "  " + ct + " a" + std::to_string(t) + " = " + ct + "(0);\n";
+  // Each position of the kernel but along the last dimension reads one
+  // stretch of an input row, each element once.
+  ArrayRef<int64_t> kernelPrefix = ArrayRef<int64_t>(g.kernel).drop_back();
+  SmallVector<int64_t> kernelStrides = onnx::getStrides(kernelPrefix);
+  for (int64_t qp = 0; qp < product(kernelPrefix); ++qp) {
+    s += "  {\n";
+    std::string inside = "true", base = "xBase";
+    for (size_t d = 0; d < last; ++d) {
+      int64_t q = qp / kernelStrides[d] % kernelPrefix[d];
+      std::string id = "i" + std::to_string(d);
+      // Unsigned: a position in the begin padding wraps to a large value.
+      s += "    uint " + id + " = o" + std::to_string(d) + " * " +
+           u(g.strides[d]) + " + " + u(q * g.dilations[d]) + " - " +
+           u(g.pads[d]) + ";\n";
+      inside += " && " + id + " < " + u(input[d]);
+      base += " + " + id + " * " + u(inStrides[d]);
+    }
+    s += "    bool inside = " + inside + ";\n";
+    s += "    uint base = " + base + ";\n";
+    std::set<int64_t> offsets;
+    for (unsigned t = 0; t < run; ++t)
+      for (int64_t q = 0; q < kLast; ++q)
+        offsets.insert(t * sLast + q * dLast);
+    for (int64_t e : offsets) {
+      std::string v = "v" + std::to_string(e);
+      s += "    uint p" + std::to_string(e) + " = oL * " + u(sLast) + " + " +
+           u(e) + " - " + u(pLast) + ";\n";
+      s += "    " + ct + " " + v + " = (inside && p" + std::to_string(e) +
+           " < " + u(inLast) + ") ? " +
+           glsl::load(et, "x", "base + p" + std::to_string(e)) + " : " + ct +
+           "(0);\n";
+    }
+    for (unsigned t = 0; t < run; ++t)
+      for (int64_t q = 0; q < kLast; ++q)
+        s += "    a" + std::to_string(t) + " += k" +
+             std::to_string(qp * kLast + q) + " * v" +
+             std::to_string(t * sLast + q * dLast) + ";\n";
+    s += "  }\n";
+  }
+  for (unsigned t = 0; t < run; ++t) {
+    std::string col = "oL + " + u(t);
+    std::string store = "storeC(row, pre * " + u(outLast) + " + " + col +
+                        ", a" + std::to_string(t) + ");\n";
+    s += outLast % run == 0
+             ? "  " + store
+             : "  if (" + col + " < " + u(outLast) + ") " + store;
+  }
+  return s;
 }
 
 LogicalResult generateConv(Operation *op, LoweringContext &ctx,
@@ -204,6 +290,18 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
   }
   p.outputValue += ";";
   p.epilogue = epilogue;
+  // Depthwise: one input channel per group, in more than one group; a
+  // window of a few elements (a long one, such as a spectrogram's 512
+  // taps over one channel, is a real product the tiled kernel suits).
+  unsigned run = ctx.getTarget().getKernelChoices().depthwiseRun;
+  if (run && groups > 1 && perGroup == 1 && product(kernel) <= 64 &&
+      !pointwise && xType.hasStaticShape() && yType.hasStaticShape()) {
+    int64_t invocations = 0;
+    p.directBody =
+        depthwiseBody(et, filtersPerGroup, xShape.drop_front(2),
+                      yType.getShape().drop_front(2), *g, run, invocations);
+    p.directInvocations = invocations;
+  }
 
   Value x = ctx.getView(op->getOperand(0));
   Value w = ctx.getView(op->getOperand(1));

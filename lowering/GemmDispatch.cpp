@@ -198,7 +198,30 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   // The kernels are generated first: they share one block of push
   // constants, complete only once all of them spelled their sizes.
   SmallVector<GemmDispatch, 4> dispatches;
-  GemvShape gemv = chooseGemv(problem, ctx.getTarget());
+  if (!problem.directBody.empty()) {
+    uint32_t wg = glsl::linearWorkgroupSize(ctx.getTarget());
+    std::string store = generateGemmStore(problem, firstStore);
+    if (store.empty())
+      return failure();
+    GemmDispatch &d = dispatches.emplace_back();
+    d.spec.name = name.str();
+    d.spec.glsl = glsl::header({wg, 1, 1}) + problem.declarations + store +
+                  problem.functions + "void main() {\n" +
+                  "  uint z = gl_WorkGroupID.z;\n" + problem.prologue +
+                  "  uint i = gl_GlobalInvocationID.x;\n  if (i >= " +
+                  sizes.get(problem.directInvocations) + ") return;\n" +
+                  problem.directBody + "}\n";
+    d.spec.bindings = operandAccesses;
+    d.spec.bindings.append(storeAccesses.begin(), storeAccesses.end());
+    d.spec.workgroupSize = {wg, 1, 1};
+    d.views = operandViews;
+    d.views.append(storeViews.begin(), storeViews.end());
+    d.grid = {ctx.ceilDiv(problem.directInvocations, int64_t(wg)), 1,
+              problem.batch};
+  }
+  GemvShape gemv = problem.directBody.empty()
+                       ? chooseGemv(problem, ctx.getTarget())
+                       : GemvShape();
   // With m known only at run time, both kernels are dispatched and the
   // run's m zeroes one grid: at most 4 rows (a decode step) take the
   // matrix-vector kernel, more (a prefill) the tiled one.
@@ -301,7 +324,7 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     return success();
   };
 
-  if (!gemv.use || both) {
+  if (problem.directBody.empty() && (!gemv.use || both)) {
     if (isStatic(problem)) {
       GemmShape shape = chooseStaticGemm(problem, ctx.getTarget());
       if (failed(addTiled(shape.tile, shape.split, tiledGate)))

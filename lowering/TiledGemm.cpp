@@ -105,6 +105,8 @@ bool isStatic(const GemmProblem &p) {
 GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
   GemmTile t;
   int64_t m = nominal(p.m), n = nominal(p.n), batch = nominal(p.batch);
+  const gpu::KernelChoices &choices = target.getKernelChoices();
+  uint64_t minWorkgroups = choices.minGemmWorkgroups;
   if (m <= 8 || n <= 8) {
     // A matrix-vector product (or nearly): the thin side whole in one
     // tile, 64 threads along the other side with up to 4 outputs each.
@@ -113,7 +115,7 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
     int64_t length = thinM ? n : m;
     unsigned wide = std::min(256u, std::max(thin, powerOf2Ceil(length)));
     // Narrower tiles while that leaves too few workgroups to fill a GPU.
-    while (wide > 64 && glsl::ceilDiv(length, wide) * batch < 64)
+    while (wide > 64 && glsl::ceilDiv(length, wide) * batch < minWorkgroups)
       wide /= 2;
     unsigned per = std::max(1u, wide / 64);
     t = thinM ? GemmTile{thin, wide, 16, thin, per}
@@ -126,9 +128,14 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
     unsigned bm = std::min(128u, powerOf2Ceil(m));
     unsigned bn = std::min(128u, powerOf2Ceil(n));
     if (bm == 128 && bn == 128 &&
-        glsl::ceilDiv(m, 128) * glsl::ceilDiv(n, 128) * batch < 64)
+        glsl::ceilDiv(m, 128) * glsl::ceilDiv(n, 128) * batch < minWorkgroups)
       bm = bn = 64;
     t = {bm, bn, 16, std::clamp(bm / 16, 1u, 8u), std::clamp(bn / 16, 1u, 8u)};
+    if (unsigned block = choices.gemmThreadBlock;
+        block && glsl::computeType(p.elementType) == "float") {
+      t.tm = std::min(bm, block);
+      t.tn = std::min(bn, block);
+    }
   }
   // Fit the target: fewer threads with more outputs each, less shared
   // memory with a shorter step along k, and smaller tiles as a last resort.
@@ -447,8 +454,9 @@ GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
   uint64_t tiles = countTiles(p, t);
   // The partial sums of a product of run-time sizes would need a run-time
   // sized scratch tensor and chunk: such products keep k whole.
-  if (!isStatic(p) || glsl::computeType(p.elementType) != "float" ||
-      tiles >= 128 || p.k.constant < 128)
+  if (!target.getKernelChoices().splitGemmK || !isStatic(p) ||
+      glsl::computeType(p.elementType) != "float" || tiles >= 128 ||
+      p.k.constant < 128)
     return {};
   int64_t pk = p.k.constant;
   // Chunks of at least 32 (two steps of 16: a prefetch overlaps one), as
@@ -469,7 +477,8 @@ GemmSplit chooseGemmSplit(const GemmProblem &p, const GemmTile &t,
 
 GemmSplit chooseDynamicGemmSplit(LoweringContext &ctx, const GemmProblem &p,
                                  const GemmTile &t) {
-  if (isStatic(p) || glsl::computeType(p.elementType) != "float" ||
+  if (!ctx.getTarget().getKernelChoices().splitGemmK || isStatic(p) ||
+      glsl::computeType(p.elementType) != "float" ||
       (p.k.isStatic() && p.k.constant < 128))
     return {};
   // A split pays only where a workgroup's whole k costs more than a second

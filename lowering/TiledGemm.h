@@ -180,6 +180,13 @@ struct GemmProblem {
   SmallVector<GemmStoreInput, 2> storeInputs;
   /// Applied to `v` before it is stored, if any.
   const GemmEpilogue *epilogue = nullptr;
+  /// If not empty, the product runs as this one kernel instead (a
+  /// depthwise convolution's windows on a CPU device): statements run by
+  /// invocation `uint i` < directInvocations of product z, after the
+  /// prologue, that call storeC for the outputs it computes, with the
+  /// declarations, globals, functions and store of the tiled kernel.
+  std::string directBody;
+  Size directInvocations = 0;
 };
 
 /// The size tiles are chosen for in place of a dimension known only at

@@ -245,6 +245,8 @@ getTarget(const VkPhysicalDeviceProperties &props,
           const VkPhysicalDeviceVulkan12Features &f12) {
   using gpu::Feature;
   gpu::TargetDesc target;
+  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+    target.kind = gpu::DeviceKind::Cpu;
   auto add = [&](bool supported, Feature feature) {
     if (supported)
       target.features.insert(feature);

@@ -67,8 +67,43 @@ private:
   uint32_t bits = 0;
 };
 
+/// The kind of processor a device is: kernels are shaped for it (see
+/// KernelChoices).
+enum class DeviceKind : uint8_t { Gpu, Cpu };
+
+/// How the lowering shapes kernels for a kind of device: choices, not
+/// limits (a module compiled for one kind runs on any device that meets its
+/// limits, only slower). One row per DeviceKind (getKernelChoices), so that
+/// what the lowering knows of a kind of device is in one place.
+struct KernelChoices {
+  /// Whether a GEMM with too few output tiles to fill the device shares k
+  /// among workgroups (partial sums and a second kernel adding them). A
+  /// GPU needs about a thousand workgroups in flight; a CPU device runs a
+  /// workgroup per core, so splitting only adds the partial sums' traffic.
+  bool splitGemmK;
+  /// Large GEMM tiles are halved (128 x 128 to 64 x 64) where they would
+  /// make fewer workgroups than this.
+  unsigned minGemmWorkgroups;
+  /// The outputs per invocation (tm x tn) of every float GEMM tile of 8 or
+  /// more rows and columns, 0 for the size-dependent rule: on lavapipe each
+  /// invocation's load of shared memory costs a loop over the SIMD lanes,
+  /// so the most outputs per value loaded is fastest.
+  unsigned gemmThreadBlock;
+  /// Outputs along a row that one invocation of the direct depthwise
+  /// convolution kernel computes, loading each input of their windows and
+  /// each weight once; 0 to run depthwise convolutions as implicit GEMMs
+  /// (a batch of one-row products through shared memory, which suits a
+  /// GPU).
+  unsigned depthwiseRun;
+};
+const KernelChoices &getKernelChoices(DeviceKind kind);
+/// The spelling of `kind` in `gpu.target` ("gpu", "cpu").
+StringRef getDeviceKindName(DeviceKind kind);
+
 struct TargetDesc {
   FeatureSet features;
+  /// The kind of processor: how kernels are shaped, not what they may use.
+  DeviceKind kind = DeviceKind::Gpu;
   // Defaults: the minimum limits the Vulkan specification guarantees (and
   // the largest alignment it allows).
   uint64_t maxStorageBufferRange = uint64_t(1) << 27;
@@ -81,6 +116,10 @@ struct TargetDesc {
   uint32_t maxPerStageDescriptorStorageBuffers = 4;
   /// The subgroup size kernels were written for; 0 if they assume none.
   uint32_t subgroupSize = 0;
+
+  const KernelChoices &getKernelChoices() const {
+    return gpu::getKernelChoices(kind);
+  }
 
   /// The name of the module attribute that holds the description.
   static StringRef getAttrName() { return "gpu.target"; }
