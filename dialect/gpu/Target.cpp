@@ -131,6 +131,13 @@ StringRef getDeviceKindName(DeviceKind kind) {
   llvm_unreachable("device kind without a name");
 }
 
+std::optional<DeviceKind> parseDeviceKind(StringRef name) {
+  for (const DeviceKindEntry &e : kDeviceKinds)
+    if (name == e.name)
+      return e.kind;
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Attribute form
 //===----------------------------------------------------------------------===//
@@ -222,15 +229,11 @@ FailureOr<TargetDesc> TargetDesc::fromAttr(DictionaryAttr attr,
     }
     if (key == kDeviceKindKey) {
       auto name = dyn_cast<StringAttr>(entry.value);
-      const DeviceKindEntry *kind =
-          name ? llvm::find_if(kDeviceKinds,
-                               [&](const DeviceKindEntry &e) {
-                                 return name.getValue() == e.name;
-                               })
-               : std::end(kDeviceKinds);
-      if (kind == std::end(kDeviceKinds))
+      std::optional<DeviceKind> kind =
+          name ? parseDeviceKind(name.getValue()) : std::nullopt;
+      if (!kind)
         return fail("expects 'kind' to be \"gpu\" or \"cpu\"");
-      target.kind = kind->kind;
+      target.kind = *kind;
       continue;
     }
     if (key == kSubgroupSizeKey) {

@@ -99,6 +99,8 @@ struct KernelChoices {
 const KernelChoices &getKernelChoices(DeviceKind kind);
 /// The spelling of `kind` in `gpu.target` ("gpu", "cpu").
 StringRef getDeviceKindName(DeviceKind kind);
+/// The kind spelled `name`, if any.
+std::optional<DeviceKind> parseDeviceKind(StringRef name);
 
 struct TargetDesc {
   FeatureSet features;

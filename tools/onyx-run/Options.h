@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialect/gpu/Target.h"
 #include "dialect/onnx/io/TensorComparison.h"
 
 #include <optional>
@@ -31,6 +32,9 @@ struct Options {
   std::string maxDims;
   bool printIRAfterAll = false;
   std::optional<unsigned> device;
+  /// --kernels-for: the kind of processor kernels are shaped for in place of
+  /// the device's own (a GPU's kernels run on lavapipe in tests).
+  std::optional<gpu::DeviceKind> kernelKind;
   bool listDevices = false;
   bool validate = false;
   bool check = false;

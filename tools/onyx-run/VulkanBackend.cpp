@@ -47,6 +47,7 @@ VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
   if (failed(device))
     return failure();
   backend->device = std::move(*device);
+  backend->kernelKind = options.kernelKind;
   return backend;
 }
 
@@ -58,8 +59,10 @@ LogicalResult VulkanBackend::lower(ModuleOp module,
   Context *ctx = module->getContext();
   // The lowering creates gpu ops in the module's Context.
   ctx->loadDialect<gpu::GpuDialect>();
-  module->setAttr(gpu::TargetDesc::getAttrName(),
-                  device->getTarget().toAttr(ctx));
+  gpu::TargetDesc target = device->getTarget();
+  if (kernelKind)
+    target.kind = *kernelKind;
+  module->setAttr(gpu::TargetDesc::getAttrName(), target.toAttr(ctx));
   PassManager pm(ctx);
   if (irDump) {
     PassManager::IRPrinting printing;

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialect/gpu/Target.h"
 #include "dialect/onnx/Tensor.h"
 #include "runtime/Executable.h"
 
@@ -41,6 +42,9 @@ struct VulkanOptions {
   std::string pipelineCacheDirectory;
   /// runtime::DeviceOptions::waitTimeoutSeconds.
   uint64_t waitTimeoutSeconds = runtime::DeviceOptions().waitTimeoutSeconds;
+  /// The kind of processor the lowering shapes kernels for, in place of the
+  /// device's own: its limits and features still apply.
+  std::optional<gpu::DeviceKind> kernelKind;
 };
 
 class VulkanBackend {
@@ -78,6 +82,7 @@ private:
 
   std::unique_ptr<runtime::Instance> instance;
   std::unique_ptr<runtime::Device> device;
+  std::optional<gpu::DeviceKind> kernelKind;
 };
 
 /// A Vulkan device of the machine, and whether it is the one a backend

@@ -175,6 +175,12 @@ static Options parseCommandLine(int argc, char **argv) {
       cl::desc("The Vulkan device to run on, by its number in "
                "--list-devices (default: a discrete GPU first, the CPU last)"),
       cl::value_desc("N"), cl::init(-1), cl::cat(category));
+  static cl::opt<std::string> kernelsFor(
+      "kernels-for",
+      cl::desc("Shape the kernels for this kind of processor, gpu or cpu, "
+               "in place of the device's own (default): to run a GPU's "
+               "kernels on lavapipe"),
+      cl::value_desc("KIND"), cl::cat(category));
   static cl::opt<bool> listDevices("list-devices",
                                    cl::desc("List the Vulkan devices and exit"),
                                    cl::cat(category));
@@ -289,6 +295,13 @@ static Options parseCommandLine(int argc, char **argv) {
   options.printIRAfterAll = printIRAfterAll;
   if (device >= 0)
     options.device = unsigned(device);
+  if (!kernelsFor.empty()) {
+    options.kernelKind = gpu::parseDeviceKind(kernelsFor);
+    if (!options.kernelKind) {
+      reportError("--kernels-for expects gpu or cpu, got '" + kernelsFor + "'");
+      std::exit(1);
+    }
+  }
   options.listDevices = listDevices;
   options.validate = validate;
   options.check = check;
@@ -698,9 +711,9 @@ static LogicalResult runModel(const Options &options) {
 
   if (options.backend == Backend::Reference) {
     if (options.check || options.benchmarkRuns || options.profile ||
-        options.validate || options.device) {
-      reportError("--check, --benchmark, --profile, --validate and --device "
-                  "apply to --backend=vulkan");
+        options.validate || options.device || options.kernelKind) {
+      reportError("--check, --benchmark, --profile, --validate, --device and "
+                  "--kernels-for apply to --backend=vulkan");
       return failure();
     }
     return runOnReference(options, ctx, sourceMgr);
@@ -712,6 +725,7 @@ static LogicalResult runModel(const Options &options) {
   vulkanOptions.loaderLibrary = options.vulkanLoader;
   vulkanOptions.pipelineCacheDirectory = options.cacheDirectory;
   vulkanOptions.waitTimeoutSeconds = options.gpuTimeoutSeconds;
+  vulkanOptions.kernelKind = options.kernelKind;
   if (!options.cacheDirectory.empty()) {
     llvm::SmallString<256> kernels(options.cacheDirectory);
     llvm::sys::path::append(kernels, "kernels");

@@ -2,15 +2,17 @@
 // per image and group, the group's filters times the input unfolded into
 // columns. The kernel computes each unfolded element's input position from
 // strides, dilations and padding (zero outside the input) instead of
-// materializing the columns; images and groups are the grid's z. On
-// lavapipe the results match the reference backend.
+// materializing the columns; images and groups are the grid's z. These are
+// the kernels of a GPU target (a CPU device's are in cpu-kernel-choices.mlir);
+// run on lavapipe shaped for a GPU (--kernels-for=gpu), the results match the
+// reference backend.
 
 // RUN: split-file %s %t
-// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=lavapipe \
+// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=nvidia \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s
-// RUN: onyx-run %t/run.mlir --validate --check --input=1xf32=0 \
+// RUN: onyx-run %t/run.mlir --validate --check --kernels-for=gpu --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=VK
-// RUN: onyx-run %t/long-k.mlir --validate --check --input=1xf32=0 \
+// RUN: onyx-run %t/long-k.mlir --validate --check --kernels-for=gpu --input=1xf32=0 \
 // RUN:   --rtol=1e-3 --atol=1e-4 | FileCheck %s --check-prefix=LONGK
 // RUN: onyx-run %libonnx_testdata/node/test_conv_with_autopad_same/model.onnx --validate --check \
 // RUN:   --input=@%libonnx_testdata/node/test_conv_with_autopad_same/test_data_set_0/input_0.pb \

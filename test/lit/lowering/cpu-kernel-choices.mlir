@@ -25,16 +25,29 @@
 // RUN: not onyx-opt %s --target='{kind = "tpu"}' 2>&1 | FileCheck %s --check-prefix=KIND
 
 // CPU: kind = "cpu"
-// CPU: gpu.kernel @conv(
+// 2 filters x 6 output rows x 2 runs of 8 (9 outputs a row) per image and
+// group, the 15 weights and each input of a run's windows loaded once.
+// CPU: gpu.kernel @conv(read, read, read, write) workgroup_size(256, 1, 1)
+// CPU-NOT: shared
+// CPU-SAME: if (i >= 24u) return;
+// CPU-SAME: uint pre = rest / 2u, oL = (rest % 2u) * 8u;
+// CPU-SAME: float k14 = loadA(row, 14u);
 // CPU-SAME: a7 += k14 * v18;
-// CPU-NOT: shared float
-// CPU: gpu.kernel @conv_1(
+// CPU-SAME: if (oL + 7u < 9u) storeC(row, pre * 9u + oL + 7u, a7);
+// CPU: gpu.kernel @conv_1(read, read, write) workgroup_size(256, 1, 1)
+// CPU-NOT: shared
 // CPU-SAME: a7 += k2 * v11;
-// CPU-NOT: shared float
-// CPU: gpu.kernel @matmul(
-// CPU-NOT: uint kg = tid /
-// CPU-SAME: c7_7
-// CPU-NOT: @matmul_reduce
+// CPU-SAME: if (oL + 7u < 11u) storeC(row, pre * 11u + oL + 7u, a7);
+// 70 x 90 outputs in 64 x 64 tiles (one 128 x 128 tile would leave a core
+// idle) of 8 x 8 per invocation, each workgroup running all of k.
+// CPU: gpu.kernel @matmul(read, read, write) workgroup_size(64, 1, 1)
+// CPU-SAME: float c7_0 = float(0), {{.*}} c7_7 = float(0);
+// CPU-SAME: for (uint k0 = 0u; k0 < 2048u; k0 += 16u) {
+// CPU-NOT: gpu.kernel
+// CPU: gpu.dispatch @conv[1, 1, 6]
+// CPU: gpu.dispatch @conv_1[1, 1, 4]
+// CPU: gpu.dispatch @matmul[2, 2, 1]
+// CPU-NOT: gpu.dispatch
 
 // GPU-NOT: kind =
 // GPU: gpu.kernel @conv(

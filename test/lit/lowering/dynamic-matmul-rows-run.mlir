@@ -9,7 +9,8 @@
 // as A is loaded (its Shape, which reads only its dims, reshaping the
 // product), and a long k (4096) whose rows up to 32 keep k whole in
 // one workgroup and whose 33 to 64 rows split it into the class's partial
-// sums. No run compiles a kernel.
+// sums. No run compiles a kernel. The kernels are shaped for a GPU
+// (--kernels-for=gpu), as dynamic-matmul.mlir checks them.
 
 // RUN: split-file %s %t
 // RUN: %python %S/Inputs/make_npy.py %t/w.npy 1 256 512
@@ -44,7 +45,7 @@
 // RUN: %python %S/Inputs/make_npy.py %t/y65.npy 265 65 4096
 // RUN: %python %S/Inputs/make_npy.py %t/x200.npy 1200 200 256
 // RUN: %python %S/Inputs/make_npy.py %t/y200.npy 2200 200 4096
-// RUN: onyx-run %t/rows.mlir --validate --check --atol=2e-5 \
+// RUN: onyx-run %t/rows.mlir --kernels-for=gpu --validate --check --atol=2e-5 \
 // RUN:   --input-set='@%t/x1.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y1.npy;@%t/w3.npy' \
 // RUN:   --input-set='@%t/x3.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y3.npy;@%t/w3.npy' \
 // RUN:   --input-set='@%t/x4.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y4.npy;@%t/w3.npy' \
@@ -61,7 +62,7 @@
 // RUN:   | FileCheck %s
 
 // The LayerNorm is no kernel of its own: its Shape reads only its dims.
-// RUN: onyx-run %t/rows.mlir --profile \
+// RUN: onyx-run %t/rows.mlir --kernels-for=gpu --profile \
 // RUN:   --input-set='@%t/x16.npy;@%t/w.npy;@%t/c.npy;@%t/s.npy;@%t/b.npy;@%t/w2.npy;@%t/y16.npy;@%t/w3.npy' \
 // RUN:   | FileCheck %s --check-prefix=NORM
 // NORM: profile: 3 dispatches
@@ -70,7 +71,7 @@
 
 // Which kernel each M runs (--profile lists the dispatches that ran): one
 // for each, the two-dispatch split of k only above 64 rows here.
-// RUN: onyx-run %t/one.mlir --check --atol=2e-5 --profile \
+// RUN: onyx-run %t/one.mlir --kernels-for=gpu --check --atol=2e-5 --profile \
 // RUN:   --input-set='@%t/x1.npy;@%t/w.npy' --input-set='@%t/x4.npy;@%t/w.npy' \
 // RUN:   --input-set='@%t/x5.npy;@%t/w.npy' --input-set='@%t/x8.npy;@%t/w.npy' \
 // RUN:   --input-set='@%t/x9.npy;@%t/w.npy' --input-set='@%t/x16.npy;@%t/w.npy' \

@@ -2,7 +2,9 @@
 // at several shapes on the device with the validation layer, against the
 // reference backend: M of 1 (the matrix-vector kernel), 7 and 128 (the tiled
 // one), broadcast batches, a k known only at run time, Gemm, a fused epilogue
-// and attention's two products (N, then k, the growing past length).
+// and attention's two products (N, then k, the growing past length). The
+// kernels are shaped for a GPU (--kernels-for=gpu): a CPU device keeps k
+// whole.
 
 // RUN: split-file %s %t
 // RUN: %python %S/Inputs/make_npy.py %t/a0.npy 1 3 128 8
@@ -16,7 +18,7 @@
 // RUN: %python %S/Inputs/make_npy.py %t/w2.npy 9 33 8
 // RUN: %python %S/Inputs/make_npy.py %t/bias.npy 10 8
 // RUN: %python %S/Inputs/make_npy.py %t/b3.npy 11 3 5 33
-// RUN: onyx-run %t/batched.mlir --validate --check --profile \
+// RUN: onyx-run %t/batched.mlir --kernels-for=gpu --validate --check --profile \
 // RUN:   --input-set='@%t/a0.npy;@%t/b0.npy;@%t/w0.npy;@%t/bias.npy' \
 // RUN:   --input-set='@%t/a1.npy;@%t/b1.npy;@%t/w1.npy;@%t/bias.npy' \
 // RUN:   --input-set='@%t/a2.npy;@%t/b2.npy;@%t/w2.npy;@%t/bias.npy' \
@@ -37,7 +39,7 @@
 // RUN: %python %S/Inputs/make_npy.py %t/lw.npy 24 96 256
 // RUN: %python %S/Inputs/make_npy.py %t/lc.npy 25 96
 // RUN: %python %S/Inputs/make_npy.py %t/lw2.npy 26 256 128
-// RUN: onyx-run %t/linear.mlir --validate --check --atol=1e-5 \
+// RUN: onyx-run %t/linear.mlir --kernels-for=gpu --validate --check --atol=1e-5 \
 // RUN:   --input-set='@%t/x128.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
 // RUN:   --input-set='@%t/x1.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
 // RUN:   --input-set='@%t/x7.npy;@%t/lw.npy;@%t/lc.npy;@%t/lw2.npy' \
@@ -51,7 +53,7 @@
 // RUN: %python %S/Inputs/make_npy.py %t/v7.npy 21 1 2 7 64
 // RUN: %python %S/Inputs/make_npy.py %t/k2.npy 22 1 2 64 10
 // RUN: %python %S/Inputs/make_npy.py %t/v2.npy 23 1 2 10 64
-// RUN: onyx-run %t/attention.mlir --validate --check --atol=1e-6 \
+// RUN: onyx-run %t/attention.mlir --kernels-for=gpu --validate --check --atol=1e-6 \
 // RUN:   --input-set='@%t/q7.npy;@%t/k7.npy;@%t/v7.npy' \
 // RUN:   --input-set='@%t/q1.npy;@%t/k1.npy;@%t/v1.npy' \
 // RUN:   --input-set='@%t/q1.npy;@%t/k2.npy;@%t/v2.npy' | FileCheck %s --check-prefix=ATTENTION
@@ -68,7 +70,7 @@
 // RUN: %python %S/Inputs/make_npy.py %t/bb2.npy 31 2 256 64
 // RUN: %python %S/Inputs/make_npy.py %t/ba200.npy 32 200 64 256
 // RUN: %python %S/Inputs/make_npy.py %t/bb200.npy 33 200 256 64
-// RUN: onyx-run %t/split.mlir --validate --check --atol=1e-5 --profile \
+// RUN: onyx-run %t/split.mlir --kernels-for=gpu --validate --check --atol=1e-5 --profile \
 // RUN:   --input-set='@%t/sx300.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba2.npy;@%t/bb2.npy' \
 // RUN:   --input-set='@%t/x1.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba200.npy;@%t/bb200.npy' \
 // RUN:   --input-set='@%t/x7.npy;@%t/sw.npy;@%t/sc.npy;@%t/ba2.npy;@%t/bb2.npy' \

@@ -1,10 +1,12 @@
-// RUN: onyx-opt %s --split-input-file --target=lavapipe --lower | FileCheck %s
-// RUN: onyx-opt %s --split-input-file --target=lavapipe --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
+// RUN: onyx-opt %s --split-input-file --target=nvidia --lower | FileCheck %s
+// RUN: onyx-opt %s --split-input-file --target=nvidia --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s --check-prefix=GLSL
 
 // Products whose M, N, K or batch are known only at run time are compiled
 // once: those sizes reach the GEMM kernels as push constants, with bounds
 // checks along the dimensions that are dynamic, while static ones stay
-// literals and keep the specialized kernels' vec4 loads.
+// literals and keep the specialized kernels' vec4 loads. These are the
+// kernels of a GPU target: a CPU device keeps k whole
+// (cpu-kernel-choices.mlir).
 
 // M known only at run time (a linear layer over a sequence): the
 // matrix-vector kernel for one row, the one for up to 4 rows and the tiled

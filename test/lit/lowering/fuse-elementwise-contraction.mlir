@@ -2,17 +2,19 @@
 // the tree's result shape, moves into the tree's onnx.FusedElementwise as
 // its first op: one kernel computes the product and applies the tree to
 // each element as it stores it (when workgroups split k, in the kernel that
-// adds the partial sums). On lavapipe the results match the reference backend.
+// adds the partial sums). The kernels are a GPU target's; run on lavapipe
+// shaped for a GPU (--kernels-for=gpu), the results match the reference
+// backend.
 
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/fuse.mlir --split-input-file --target=lavapipe \
 // RUN:   --onnx-fuse-elementwise | FileCheck %s
 // RUN: onyx-opt %t/limit.mlir --target=vulkan --onnx-fuse-elementwise \
 // RUN:   | FileCheck %s --check-prefix=LIMIT
-// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=lavapipe \
+// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=nvidia \
 // RUN:   --onnx-fuse-elementwise --convert-onnx-to-gpu \
 // RUN:   | FileCheck %s --check-prefix=KERNEL
-// RUN: onyx-run %t/run.mlir --validate --check --input=1xf32=0.25 \
+// RUN: onyx-run %t/run.mlir --validate --check --kernels-for=gpu --input=1xf32=0.25 \
 // RUN:   | FileCheck %s --check-prefix=VK
 
 //--- fuse.mlir

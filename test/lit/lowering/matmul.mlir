@@ -2,22 +2,23 @@
 // (lowering/TiledGemm.h): each workgroup copies tiles of A and B into shared
 // memory, four floats at a time where the contiguous dimension allows, and
 // each thread accumulates a block of outputs in registers. The tile follows
-// the problem and the target's limits. On lavapipe the results match the
-// reference backend.
+// the problem and the target's limits. These are the kernels of a GPU target
+// (a CPU device's are in cpu-kernel-choices.mlir); run on lavapipe shaped for
+// a GPU (--kernels-for=gpu), the results match the reference backend.
 
 // RUN: split-file %s %t
-// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=lavapipe \
+// RUN: onyx-opt %t/kernels.mlir --split-input-file --target=nvidia \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s
 // RUN: onyx-opt %t/minimum.mlir --target=vulkan --lower | FileCheck %s --check-prefix=MIN
 // RUN: onyx-opt %t/errors.mlir --split-input-file --target=lavapipe \
 // RUN:   --convert-onnx-to-gpu --verify-diagnostics
-// RUN: onyx-run %t/run.mlir --validate --check --input=1xf32=0 \
+// RUN: onyx-run %t/run.mlir --validate --check --kernels-for=gpu --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=VK
-// RUN: onyx-opt %t/transposed.mlir --split-input-file --target=lavapipe \
+// RUN: onyx-opt %t/transposed.mlir --split-input-file --target=nvidia \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s --check-prefix=TR
-// RUN: onyx-run %t/transposed-run.mlir --validate --check --input=1xf32=0 \
+// RUN: onyx-run %t/transposed-run.mlir --validate --check --kernels-for=gpu --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=TRVK
-// RUN: onyx-run %t/grouped-run.mlir --validate --check --input=1xf32=0 \
+// RUN: onyx-run %t/grouped-run.mlir --validate --check --kernels-for=gpu --input=1xf32=0 \
 // RUN:   | FileCheck %s --check-prefix=GRVK
 // RUN: onyx-run %t/types.mlir --validate --check --input=2x3xi8=1,2,3,4,5,6 \
 // RUN:   --input=3x4xi8=1,2,3,4,5,6,7,8,9,10,11,12 --input=2x3xf16=1,2,3,4,5,6 \

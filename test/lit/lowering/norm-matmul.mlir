@@ -1,4 +1,4 @@
-// RUN: onyx-opt %s --split-input-file --target=lavapipe --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s
+// RUN: onyx-opt %s --split-input-file --target=nvidia --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s
 // RUN: onyx-opt %s --split-input-file --target=vulkan --onnx-static-shapes --onnx-fuse-elementwise --convert-onnx-to-gpu | FileCheck %s --check-prefix=FOUR
 
 // A LayerNormalization or RMSNormalization over the last axis whose result

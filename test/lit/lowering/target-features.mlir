@@ -2,8 +2,9 @@
 // RUN: not onyx-opt %s --target=vulkan --lower 2>&1 | FileCheck %s --check-prefix=VULKAN
 
 // The module ends up listing exactly the optional features its kernels
-// use: lavapipe has them all, the Neg kernel on i64 needs int64 only.
-// CHECK: module attributes {gpu.target = {features = ["int64"], max_compute_shared_memory_size = 32768 : i64
+// use: lavapipe has them all, the Neg kernel on i64 needs int64 only. The
+// kind of processor stays (lavapipe is a CPU).
+// CHECK: module attributes {gpu.target = {features = ["int64"], kind = "cpu", max_compute_shared_memory_size = 32768 : i64
 // CHECK: gpu.kernel @neg(read, write) workgroup_size(256, 1, 1) spirv(dense<"0x03022307
 
 // The portable Vulkan target promises no int64.

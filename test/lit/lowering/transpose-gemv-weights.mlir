@@ -22,7 +22,7 @@
 // RUN: onyx-opt %t.mlir --target=lavapipe --onnx-static-shapes \
 // RUN:   --onnx-transpose-gemv-weights --onnx-fuse-elementwise \
 // RUN:   --convert-onnx-to-gpu | FileCheck %s --check-prefix=STAGE
-// RUN: onyx-run %t.mlir --validate --check --input-set='@%t.x1.npy;@%t.g.npy' \
+// RUN: onyx-run %t.mlir --validate --check --atol=1e-5 --input-set='@%t.x1.npy;@%t.g.npy' \
 // RUN:   --input-set='@%t.x3.npy;@%t.g.npy' --input-set='@%t.x7.npy;@%t.g.npy' \
 // RUN:   | FileCheck %s --check-prefix=VK
 

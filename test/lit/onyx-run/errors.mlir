@@ -61,7 +61,10 @@
 // BIND: onyx-run: error: --bind-dims applies to ONNX models only
 // RUN: not onyx-run %s --backend=ref --check 2>&1 | FileCheck %s --check-prefix=REF-ONLY
 // RUN: not onyx-run %s --backend=ref --validate 2>&1 | FileCheck %s --check-prefix=REF-ONLY
-// REF-ONLY: onyx-run: error: --check, --benchmark, --profile, --validate and --device apply to --backend=vulkan
+// RUN: not onyx-run %s --backend=ref --kernels-for=gpu 2>&1 | FileCheck %s --check-prefix=REF-ONLY
+// REF-ONLY: onyx-run: error: --check, --benchmark, --profile, --validate, --device and --kernels-for apply to --backend=vulkan
+// RUN: not onyx-run %s --kernels-for=tpu 2>&1 | FileCheck %s --check-prefix=KERNELS-FOR
+// KERNELS-FOR: onyx-run: error: --kernels-for expects gpu or cpu, got 'tpu'
 // RUN: not onyx-run %s --input=2x3xf32=1 --input=3xf32=1 --warmup-seconds=1 2>&1 | FileCheck %s --check-prefix=WARMUP-ALONE
 // WARMUP-ALONE: onyx-run: error: --warmup-seconds applies to --benchmark and --generate
 // RUN: not onyx-run %s --benchmark=2 --warmup-seconds=-1 2>&1 | FileCheck %s --check-prefix=WARMUP-RANGE
