@@ -387,27 +387,37 @@ static const Helper kHelpers[] = {
      "}\n"},
     {"onyx_scale",
      // a * x for a constant a (an attribute, a splat operand): compilers
-     // fold a product by a constant 0 to 0 (lavapipe does, precise or not),
+     // fold a product by a constant 0 to +0 (lavapipe does, precise or not),
      // where IEEE and the reference backend give NaN for an infinite or NaN
-     // x. For any other a the test folds away.
+     // x, and a zero whose sign is the product of the signs (0 * -2 = -0,
+     // whose reciprocal is -inf). For any other a the test folds away.
      "float onyx_scale(float a, float x) {\n"
-     "  return a == 0.0 && (isnan(x) || isinf(x)) ? "
-     "uintBitsToFloat(0x7fc00000u) : a * x;\n"
+     "  if (a != 0.0) return a * x;\n"
+     "  return isnan(x) || isinf(x) ? uintBitsToFloat(0x7fc00000u)\n"
+     "      : uintBitsToFloat((floatBitsToUint(a) ^ floatBitsToUint(x)) & "
+     "0x80000000u);\n"
      "}\n"
      "double onyx_scale(double a, double x) {\n"
-     "  return a == 0.0lf && (isnan(x) || isinf(x)) ? "
-     "uint64BitsToDouble(0x7ff8000000000000ul) : a * x;\n"
+     "  if (a != 0.0lf) return a * x;\n"
+     "  return isnan(x) || isinf(x) ? uint64BitsToDouble(0x7ff8000000000000ul)\n"
+     "      : uint64BitsToDouble((doubleBitsToUint64(a) ^ "
+     "doubleBitsToUint64(x)) & 0x8000000000000000ul);\n"
      "}\n"},
     {"onyx_over",
-     // a / x for a constant a: compilers fold 0 / x to 0 (lavapipe does),
-     // where 0 / 0 and 0 / NaN are NaN.
+     // a / x for a constant a: compilers fold 0 / x to +0 (lavapipe does),
+     // where 0 / 0 and 0 / NaN are NaN and 0 / x is a zero of the sign of
+     // the quotient.
      "float onyx_over(float a, float x) {\n"
-     "  return a == 0.0 && (isnan(x) || x == 0.0) ? "
-     "uintBitsToFloat(0x7fc00000u) : a / x;\n"
+     "  if (a != 0.0) return a / x;\n"
+     "  return isnan(x) || x == 0.0 ? uintBitsToFloat(0x7fc00000u)\n"
+     "      : uintBitsToFloat((floatBitsToUint(a) ^ floatBitsToUint(x)) & "
+     "0x80000000u);\n"
      "}\n"
      "double onyx_over(double a, double x) {\n"
-     "  return a == 0.0lf && (isnan(x) || x == 0.0lf) ? "
-     "uint64BitsToDouble(0x7ff8000000000000ul) : a / x;\n"
+     "  if (a != 0.0lf) return a / x;\n"
+     "  return isnan(x) || x == 0.0lf ? uint64BitsToDouble(0x7ff8000000000000ul)\n"
+     "      : uint64BitsToDouble((doubleBitsToUint64(a) ^ "
+     "doubleBitsToUint64(x)) & 0x8000000000000000ul);\n"
      "}\n"},
     {"onyx_pow",
      // GLSL leaves pow(a, b) undefined for a < 0 and for a == 0, b <= 0
