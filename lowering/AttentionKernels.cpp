@@ -205,11 +205,8 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
       attrs.has("scale") ? attrs.getFloat("scale") : 1.0 / std::sqrt(double(d));
   bool causal = attrs.getInt("is_causal") != 0;
   unsigned numBindings = 4 + hasMask;
-  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings
-           << " storage buffers, more than the target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(numBindings, "")))
+    return failure();
 
   SmallVector<Size> qDims;
   if (qInPlace) {
@@ -281,12 +278,8 @@ LogicalResult lowerAttention(Operation *op, LoweringContext &ctx) {
   bool alwaysSplit = split.alwaysSplit();
   if (!alwaysSplit)
     bindings.push_back(y);
-  if (maySplit &&
-      numBindings + 1 > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings + 1
-           << " storage buffers, more than the target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (maySplit && failed(ctx.checkStorageBuffers(numBindings + 1, "")))
+    return failure();
   Value parts;
   if (maySplit) {
     parts = allocateAttentionParts(
@@ -758,11 +751,8 @@ LogicalResult lowerGroupQueryAttention(Operation *op, LoweringContext &ctx) {
     spec.bindings.push_back(gpu::Access::Write);
     views.push_back(parts);
   }
-  if (views.size() > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << views.size()
-           << " storage buffers, more than the target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(views.size(), "")))
+    return failure();
   std::string yBase = fmt::format("((b * S + i) * {}u + h) * {}u", heads, d);
   AttentionWalk walk;
   walk.elementType = et;

@@ -416,12 +416,8 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   unsigned numBindings = getNumNBitsBindings(op) + (norm ? 1 : 0) + p.normBias +
                          (epilogue ? epilogue->inputs.size() : 0) + numOutputs -
                          1;
-  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings
-           << " storage buffers in one kernel, more than the "
-              "target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(numBindings)))
+    return failure();
   SmallVector<Size> dims = ctx.getDims(op->getOperand(0));
   if (dims.size() != size_t(aType.getRank()))
     return failure();
@@ -553,12 +549,8 @@ LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
     return ctx.emitError() << "needs its table of static shape";
   bool hasZeros = hasOperand(op, 3);
   unsigned numBindings = 4 + hasZeros;
-  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings
-           << " storage buffers in one kernel, more than the "
-              "target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(numBindings)))
+    return failure();
   ArrayRef<int64_t> data = dataType.getShape();
   int64_t rows = data[0];
   int64_t perByte = 8 / bits;

@@ -15,6 +15,15 @@
 
 namespace onyx::lowering {
 
+LogicalResult LoweringContext::checkStorageBuffers(uint64_t count,
+                                                   StringRef where) const {
+  uint64_t limit = target.maxPerStageDescriptorStorageBuffers;
+  if (count <= limit)
+    return success();
+  return emitError() << "needs " << count << " storage buffers" << where
+                     << ", more than the target's " << limit;
+}
+
 LoweringContext::LoweringContext(ModuleOp module, const gpu::TargetDesc &target)
     : module(module), target(target), builder(module->getContext()) {
   // Kernel names must not take a name the module already uses.

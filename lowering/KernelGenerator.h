@@ -101,6 +101,11 @@ public:
   Location getLoc() const { return current->getLoc(); }
   /// An error at the op being lowered.
   InFlightDiagnostic emitError() const { return current->emitOpError(); }
+  /// Fails, reported at the op, where a kernel needs `count` storage
+  /// buffers, more than the target binds in one stage; `where` (" in one
+  /// kernel", or nothing) follows the count in the message.
+  LogicalResult checkStorageBuffers(uint64_t count,
+                                    StringRef where = " in one kernel") const;
 
   /// The !gpu.view holding tensor `value`, an operand of the op being
   /// lowered: an uploaded argument, a weight for a constant (placed on first
@@ -261,9 +266,9 @@ LogicalResult lowerReshapeView(Operation *op, LoweringContext &ctx);
 /// onnx-flatten-control-flow kept (onnx::checkDeviceLoop), to a gpu.loop
 /// whose body is the onnx body's ops, each lowered by `convertOp`
 /// (LoopLowering.cpp).
-LogicalResult lowerLoop(Operation *op, LoweringContext &ctx,
-                        llvm::function_ref<LogicalResult(Operation *)>
-                            convertOp);
+LogicalResult
+lowerLoop(Operation *op, LoweringContext &ctx,
+          llvm::function_ref<LogicalResult(Operation *)> convertOp);
 
 /// Asks for the trip count of `op`, an onnx.Loop, as a shape value before
 /// the ops computing it are lowered, so that they run on the host where they

@@ -575,11 +575,8 @@ static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
                    !onnx::isNoValue(op->getOperand(i));
   numBindings +=
       1 + bool(outputs.mean) + bool(outputs.invStdDev) + bool(outputs.sum);
-  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings
-           << " storage buffers in one kernel, more than the target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(numBindings)))
+    return failure();
   return emitLayerNorm(op, ctx, *space, axis, outputs, simplified, operands);
 }
 

@@ -218,12 +218,8 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
     rotaryDim = headSize;
   int64_t half = rotaryDim / 2;
   unsigned numBindings = 2 + hasPositions + 2 * parts.size();
-  if (numBindings > ctx.getTarget().maxPerStageDescriptorStorageBuffers)
-    return ctx.emitError()
-           << "needs " << numBindings
-           << " storage buffers in one kernel, more than the "
-              "target's "
-           << ctx.getTarget().maxPerStageDescriptorStorageBuffers;
+  if (failed(ctx.checkStorageBuffers(numBindings)))
+    return failure();
   Size total = parts[0].total;
   for (const RotaryPart &part : ArrayRef(parts).drop_front())
     total = ctx.arith("gpu.addi", total, part.total);
