@@ -185,6 +185,14 @@ Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
   return builder.create(state);
 }
 
+Value createChained(OpBuilder &builder, Location loc, StringRef opName,
+                    ValueRange operands, ArrayRef<NamedAttribute> attrs) {
+  if (llvm::is_contained(operands, Value()))
+    return {};
+  Operation *created = createOp(builder, loc, opName, operands, attrs);
+  return created ? created->getResult(0) : Value();
+}
+
 //===----------------------------------------------------------------------===//
 // Evaluation
 //===----------------------------------------------------------------------===//

@@ -112,6 +112,11 @@ LogicalResult evaluate(Operation *op, ArrayRef<Tensor> inputs,
 Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
                     ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
                     unsigned numResults = 0);
+/// The first result of createOp, for builders that chain many ops and check
+/// once at the end: null if an operand is null (an earlier op failed,
+/// having reported why) or the op cannot be created (reported).
+Value createChained(OpBuilder &builder, Location loc, StringRef opName,
+                    ValueRange operands, ArrayRef<NamedAttribute> attrs = {});
 
 /// The value of `value` if an onnx.Constant defines it; null otherwise.
 DenseElementsAttr getConstantValue(Value value);

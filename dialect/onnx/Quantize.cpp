@@ -322,10 +322,7 @@ public:
   /// Null if an operand is (an earlier op failed, having reported why).
   Value create(StringRef name, ValueRange operands,
                ArrayRef<NamedAttribute> attrs = {}) {
-    if (llvm::is_contained(operands, Value()))
-      return {};
-    Operation *created = createOp(b, loc, name, operands, attrs);
-    return created ? created->getResult(0) : Value();
+    return createChained(b, loc, name, operands, attrs);
   }
   Value cast(Value v, ElementType type) {
     if (!v)

@@ -40,10 +40,7 @@ public:
 
   Value create(StringRef name, ValueRange operands,
                ArrayRef<NamedAttribute> attrs = {}) {
-    if (llvm::is_contained(operands, Value()))
-      return {};
-    Operation *created = createOp(b, loc, name, operands, attrs);
-    return created ? created->getResult(0) : Value();
+    return createChained(b, loc, name, operands, attrs);
   }
   Value ints(ArrayRef<int64_t> values) {
     return createConstant(
