@@ -613,6 +613,19 @@ static std::string vectorMain(ArrayRef<Type> inputTypes, ArrayRef<bool> vector,
   return s;
 }
 
+/// Fails, reported, if a result of `ops` (a fused body) has an element
+/// type the kernels cannot compute in.
+static LogicalResult checkElementTypes(ArrayRef<Operation *> ops,
+                                       LoweringContext &ctx) {
+  for (Operation *op : ops)
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<RankedTensorType>(v.getType());
+          t && !glsl::isSupported(t.getElementType()))
+        return ctx.emitError() << "element type " << t.getElementType()
+                               << " is not supported by GPU kernels";
+  return success();
+}
+
 /// Lowers `ops` (a tree in order, the last one producing `result`) that
 /// read `inputs` (the values bound to the kernel, one binding each, but
 /// for one-element integers the host program computes, push constants,
@@ -695,12 +708,8 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   if (count.isStatic() && count.constant == 0)
     return success();
 
-  for (Operation *op : ops)
-    for (Value v : op->getResults())
-      if (auto t = dyn_cast<RankedTensorType>(v.getType());
-          t && !glsl::isSupported(t.getElementType()))
-        return ctx.emitError() << "element type " << t.getElementType()
-                               << " is not supported by GPU kernels";
+  if (failed(checkElementTypes(ops, ctx)))
+    return failure();
 
   ExpressionWriter writer(ctx);
   KernelSizes sizes(ctx);
@@ -904,12 +913,8 @@ static LogicalResult lowerFusedContraction(Operation *op,
       ctx.setDims(arg, dims);
     }
   }
-  for (Operation *inner : ops)
-    for (Value v : inner->getResults())
-      if (auto t = dyn_cast<RankedTensorType>(v.getType());
-          t && !glsl::isSupported(t.getElementType()))
-        return ctx.emitError() << "element type " << t.getElementType()
-                               << " is not supported by GPU kernels";
+  if (failed(checkElementTypes(ops, ctx)))
+    return failure();
 
   GemmEpilogue epilogue;
   epilogue.result = op->getResult(0);
