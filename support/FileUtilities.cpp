@@ -6,6 +6,26 @@
 
 namespace onyx {
 
+bool writeFile(llvm::StringRef path,
+               llvm::function_ref<void(llvm::raw_ostream &)> write,
+               std::string &error, bool text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(
+      path, ec, text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
+  if (!ec) {
+    write(os);
+    os.close();
+    ec = os.error();
+  }
+  if (ec) {
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    // Cleared so that the stream's destructor does not treat it as fatal.
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
 bool writeFileAtomically(llvm::StringRef path,
                          llvm::function_ref<void(llvm::raw_ostream &)> write) {
   llvm::SmallString<256> temporary;

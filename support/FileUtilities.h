@@ -11,7 +11,16 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace onyx {
+
+/// Writes the file at `path` through `write`, in text mode where `text`.
+/// Returns false where it cannot be created or written, with `error` set to
+/// "cannot write '<path>': <reason>".
+bool writeFile(llvm::StringRef path,
+               llvm::function_ref<void(llvm::raw_ostream &)> write,
+               std::string &error, bool text = false);
 
 /// Writes the file at `path` through `write` under a unique temporary name
 /// beside it, then renames the temporary over `path`. Returns false, and

@@ -1,6 +1,7 @@
 //===- Expectations.cpp - The list of cases that must pass ----------------===//
 
 #include "test/conformance/Expectations.h"
+#include "support/FileUtilities.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,19 +32,12 @@ LogicalResult
 onyx::conformance::writeExpectations(StringRef path, StringRef header,
                                      const std::set<std::string> &cases,
                                      std::string &error) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (!ec) {
-    os << header;
-    for (const std::string &name : cases)
-      os << name << '\n';
-    os.close();
-    ec = os.error();
-  }
-  if (ec) {
-    error = "cannot write '" + path.str() + "': " + ec.message();
-    os.clear_error();
-    return failure();
-  }
-  return success();
+  return success(writeFile(
+      path,
+      [&](llvm::raw_ostream &os) {
+        os << header;
+        for (const std::string &name : cases)
+          os << name << '\n';
+      },
+      error, /*text=*/true));
 }

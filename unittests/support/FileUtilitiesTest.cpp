@@ -67,4 +67,20 @@ TEST_F(FileUtilitiesTest, FailsWithoutATemporaryWhereTheRenameFails) {
   EXPECT_TRUE(llvm::sys::fs::is_directory(path));
 }
 
+TEST_F(FileUtilitiesTest, WritesAFileOrSaysWhyNot) {
+  std::string error;
+  std::string path = file("out.txt");
+  ASSERT_TRUE(writeFile(
+      path, [](llvm::raw_ostream &os) { os << "text\n"; }, error,
+      /*text=*/true));
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(buffer));
+  EXPECT_EQ((*buffer)->getBuffer(), "text\n");
+
+  std::string missing = file("missing/out.txt");
+  EXPECT_FALSE(writeFile(
+      missing, [](llvm::raw_ostream &) {}, error));
+  EXPECT_EQ(error, "cannot write '" + missing + "': No such file or directory");
+}
+
 } // namespace

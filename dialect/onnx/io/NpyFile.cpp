@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/onnx/io/NpyFile.h"
+#include "support/FileUtilities.h"
 
 #include <algorithm>
 
@@ -334,17 +335,6 @@ LogicalResult onyx::onnx::writeNpyFile(StringRef path, const Tensor &tensor,
   FailureOr<std::string> bytes = serializeNpy(tensor, error);
   if (failed(bytes))
     return failure();
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << *bytes;
-    os.close();
-    ec = os.error();
-  }
-  if (ec) {
-    error = "cannot write '" + path.str() + "': " + ec.message();
-    os.clear_error();
-    return failure();
-  }
-  return success();
+  return success(writeFile(
+      path, [&](llvm::raw_ostream &os) { os << *bytes; }, error));
 }
