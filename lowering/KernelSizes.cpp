@@ -134,12 +134,13 @@ void KernelSizes::addTo(KernelSpec &spec,
   }
 }
 
-void KernelSizes::dispatch(KernelSpec &spec, Size invocations,
-                           ValueRange bindings) const {
+void KernelSizes::dispatch(KernelSpec &spec, Size elements, ValueRange bindings,
+                           int64_t perInvocation) const {
   SmallVector<OpFoldResult> push;
   addTo(spec, push);
   KernelRef kernel = ctx.getOrCreateKernel(spec);
-  Size workgroups = ctx.ceilDiv(invocations, int64_t(spec.workgroupSize[0]));
+  Size workgroups =
+      ctx.ceilDiv(elements, int64_t(spec.workgroupSize[0]) * perInvocation);
   ctx.dispatch(kernel, {workgroups, Size(1), Size(1)}, bindings, push);
 }
 

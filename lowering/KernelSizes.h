@@ -47,10 +47,12 @@ public:
   /// the dispatch's.
   void addTo(KernelSpec &spec, SmallVectorImpl<OpFoldResult> &push) const;
   /// addTo, then a dispatch of the kernel of `spec` at the op being lowered
-  /// over `invocations` along x: ceil(invocations / workgroup width)
-  /// workgroups, with `bindings` bound in order. Static sizes without push
-  /// constants give a static grid, as LoweringContext::dispatch's counts.
-  void dispatch(KernelSpec &spec, Size invocations, ValueRange bindings) const;
+  /// over `elements` along x, `perInvocation` of them per invocation:
+  /// ceil(elements / (perInvocation * workgroup width)) workgroups, with
+  /// `bindings` bound in order. Static sizes without push constants give a
+  /// static grid, as LoweringContext::dispatch's counts.
+  void dispatch(KernelSpec &spec, Size elements, ValueRange bindings,
+                int64_t perInvocation = 1) const;
 
   /// Statements declaring `prefix0`, `prefix1`, ...: the coordinates of flat
   /// row-major index `flat` (a uint expression) in a tensor of `dims`.
