@@ -126,6 +126,24 @@ RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what,
   }
   return type;
 }
+unsigned checkTensors(LoweringContext &ctx, Operation *op,
+                      ArrayRef<unsigned> data) {
+  unsigned size = 0;
+  for (unsigned i : data) {
+    RankedTensorType t = checkTensor(ctx, op->getOperand(i),
+                                     "operand #" + std::to_string(i), true);
+    if (!t)
+      return 0;
+    size = getByteSize(t.getElementType());
+  }
+  for (Value r : op->getResults())
+    if (!checkTensor(ctx, r,
+                     "result #" +
+                         std::to_string(cast<OpResult>(r).getResultNumber()),
+                     true))
+      return 0;
+  return size;
+}
 
 bool hasOperand(Operation *op, unsigned i) {
   return i < op->getNumOperands() && !onnx::isNoValue(op->getOperand(i));

@@ -64,6 +64,19 @@ std::string readIndex(Type indexType, StringRef name, StringRef at,
 /// `dynamic` (the runtime checks a binding's size then).
 RankedTensorType checkTensor(LoweringContext &ctx, Value value, StringRef what,
                              bool dynamic = false);
+/// The common checks of a generator: every operand listed in `data` and
+/// every result is a tensor kernels can hold (its dims may be known only at
+/// run time). Returns the element byte size, 0 after an error.
+unsigned checkTensors(LoweringContext &ctx, Operation *op,
+                      ArrayRef<unsigned> data);
+/// The type of `v`, a ranked tensor.
+inline RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+/// `axis` of a tensor of `rank`, counted from the end where negative.
+inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
 
 /// Whether optional operand `i` of `op` is present.
 bool hasOperand(Operation *op, unsigned i);
@@ -243,6 +256,7 @@ LogicalResult lowerScatterND(Operation *op, LoweringContext &ctx);
 LogicalResult lowerGatherElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerScatterElements(Operation *op, LoweringContext &ctx);
 LogicalResult lowerPad(Operation *op, LoweringContext &ctx);
+LogicalResult lowerSlice(Operation *op, LoweringContext &ctx);
 LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx);
 LogicalResult lowerRange(Operation *op, LoweringContext &ctx);
 /// The element count of Range `op`, whose result's length is `?`, as the
