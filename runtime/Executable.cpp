@@ -530,6 +530,7 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   }
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
+  double cpuStart = getThreadCpuMicroseconds();
   auto r = std::make_unique<Recording>();
   r->level = counts.size();
   if (failed(checkBounds(inputs)) || failed(resolveStates(*r, options)) ||
@@ -560,6 +561,7 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   double us = micros(start, end);
   counters.recordMicroseconds += us;
   counters.lastRecordMicroseconds = us;
+  counters.recordCpuMicroseconds += getThreadCpuMicroseconds() - cpuStart;
   counters.recordedDispatches += r->stats.dispatches;
   ++counters.recordings;
   if (ahead) {

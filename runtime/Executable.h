@@ -138,6 +138,10 @@ struct ExecutableCounters {
   /// Microseconds spent making recordings (host ops, placement, descriptor
   /// sets, command recording), in total and for the last one made.
   double recordMicroseconds = 0, lastRecordMicroseconds = 0;
+  /// The CPU time of the thread that made them, in microseconds: what the
+  /// recordings cost the host whatever else runs on it (their wall time on
+  /// a loaded host includes time waiting for a core).
+  double recordCpuMicroseconds = 0;
   /// Where that time went, summed over recordings: the host ops, placing
   /// the gpu.allocs and views and the staging slots, descriptor sets, and
   /// recording the command buffer, of which deciding where barriers go is

@@ -10,6 +10,7 @@
 #include "runtime/HazardTracker.h"
 
 #include <chrono>
+#include <ctime>
 
 namespace onyx::runtime {
 
@@ -31,6 +32,14 @@ private:
   double &total;
   std::chrono::steady_clock::time_point start;
 };
+
+/// The CPU time the calling thread has used, in microseconds.
+inline double getThreadCpuMicroseconds() {
+  timespec now;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now))
+    return 0;
+  return now.tv_sec * 1e6 + now.tv_nsec / 1e3;
+}
 
 /// A staging slot of an argument or a downloaded result.
 struct Slot {

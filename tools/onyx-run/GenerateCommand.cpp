@@ -232,10 +232,12 @@ static void printRecordingProfile(const runtime::Executable &exe) {
       each(c.recordMicroseconds - c.aheadMicroseconds, critical),
       exe.getNumRecordings(), c.recordingsEvicted);
   llvm::outs() << fmt::format(
-      "per recording: host ops {:.1f} us, placement {:.1f} us, descriptor "
+      "per recording: {:.1f} us of CPU; host ops {:.1f} us, placement {:.1f} "
+      "us, descriptor "
       "sets {:.1f} us ({} written, {} reused in all), commands {:.1f} us "
       "(barrier placement {:.1f} us); {:.2f} us per dispatch; buffers grown "
       "{} times ({:.1f} us each, waits for the device included)\n",
+      each(c.recordCpuMicroseconds, c.recordings),
       each(c.hostOpsMicroseconds, c.recordings),
       each(c.placeMicroseconds, c.recordings),
       each(c.descriptorMicroseconds, c.recordings), c.descriptorSetsWritten,

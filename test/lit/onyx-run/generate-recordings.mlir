@@ -10,7 +10,7 @@
 // CHECK: decode: 209 tokens
 // CHECK: 210 recordings
 // CHECK: recordings: 209 ahead of their step, while the device ran the step before ({{[0-9.]+}} us each); 1 on the critical path ({{[0-9.]+}} us each); 8 kept, {{[1-9][0-9]+}} evicted
-// CHECK-NEXT: per recording: host ops {{[0-9.]+}} us, placement {{[0-9.]+}} us, descriptor sets {{[0-9.]+}} us ({{[0-9]+}} written, {{[1-9][0-9]*}} reused in all), commands
+// CHECK-NEXT: per recording: {{[0-9.]+}} us of CPU; host ops {{[0-9.]+}} us, placement {{[0-9.]+}} us, descriptor sets {{[0-9.]+}} us ({{[0-9]+}} written, {{[1-9][0-9]*}} reused in all), commands
 
 func.func @main() {
   return
