@@ -17,23 +17,6 @@
 
 namespace onyx::runtime {
 
-/// A barrier between any compute or transfer work and any later one: all
-/// barriers the runtime records between commands are of this one kind, so
-/// that everything before a barrier is ordered before everything after it.
-static void recordFullBarrier(const VulkanApi &api, VkCommandBuffer commands) {
-  auto barrier =
-      makeVkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  barrier.srcAccessMask =
-      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask =
-      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  VkPipelineStageFlags stages =
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-  api.vkCmdPipelineBarrier(commands, stages, stages, 0, 1, &barrier, 0, nullptr,
-                           0, nullptr);
-}
-
 /// Staging buffers start at this size: host memory is cheap, and a growth
 /// drops every recording (a decoder's attention mask grows by a few bytes
 /// per step).
@@ -251,6 +234,36 @@ LogicalResult Executable::uploadWeights() {
 }
 
 LogicalResult Executable::createPipelines() {
+  // What the recordings read of the function, once.
+  allocs = gpu::analyzeAllocs(func.front());
+  unsigned position = 0;
+  for (Operation &op : func.front()) {
+    if (isa<gpu::DispatchOp>(&op))
+      dispatchSegment.push_back(readCounts.size());
+    if (isa<gpu::UploadOp>(&op))
+      commandOps.push_back({position, &op, StepKind::Upload});
+    if (isa<gpu::DownloadOp>(&op))
+      commandOps.push_back({position, &op, StepKind::Download});
+    if (isa<gpu::CopyOp>(&op))
+      commandOps.push_back({position, &op, StepKind::Copy});
+    if (isa<gpu::DispatchOp>(&op))
+      commandOps.push_back({position, &op, StepKind::Dispatch});
+    if (auto count = dyn_cast<gpu::ReadCountOp>(&op)) {
+      readCounts.push_back(count);
+      cuts.push_back(position);
+    }
+    ++position;
+    if (auto download = dyn_cast<gpu::DownloadOp>(&op))
+      downloaded.insert(download.getSource());
+    if (isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp>(&op))
+      valueReaders.push_back(&op);
+    if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
+      if (std::optional<unsigned> arg = alloc.getStateArgument())
+        inPlaceArguments.push_back(*arg);
+  }
+  cuts.push_back(position);
+  buildHostProgram();
+  numberMemory();
   for (Operation &op : func.front()) {
     auto dispatch = dyn_cast<gpu::DispatchOp>(&op);
     if (!dispatch)
@@ -282,48 +295,30 @@ LogicalResult Executable::createPipelines() {
       if (!isa<UnitAttr>(value))
         continue;
       auto intType = dyn_cast<IntegerType>(types[i]);
-      info.dynamicPush.push_back(
-          {unsigned(i), operands[next++], intType && intType.isUnsigned()});
+      info.dynamicPush.push_back({unsigned(i), getSlot(operands[next++]),
+                                  intType && intType.isUnsigned()});
     }
     OperandRange dynamicCounts = dispatch.getDynamicWorkgroupCounts();
     unsigned nextCount = 0;
+    GridInfo grid;
     for (auto [i, count] :
          llvm::enumerate(dispatch.getStaticWorkgroupCounts())) {
-      info.grid[i] = count;
+      grid.counts[i] = count;
       if (ShapedType::isDynamic(count))
-        info.gridValues[i] = dynamicCounts[nextCount++];
+        grid.slots[i] = getSlot(dynamicCounts[nextCount++]);
     }
-    llvm::append_range(info.bindings, dispatch.getBindings());
-    for (Value view : info.bindings) {
+    dispatchGrids.push_back(grid);
+    for (Value view : dispatch.getBindings()) {
+      // Numbered if no op here defines it: it is then never placed, and
+      // binding it is an error at run time.
+      info.bindings.push_back(
+          memoryNumbers.try_emplace(view, memoryNumbers.size()).first->second);
       auto alloc = view.getDefiningOp<gpu::AllocOp>();
       info.stateBindings.push_back(alloc && alloc.getStateArgument());
     }
     dispatchInfo.push_back(std::move(info));
   }
   sharedSets.resize(dispatches.size());
-  // What the recordings read of the function, once.
-  allocs = gpu::analyzeAllocs(func.front());
-  unsigned position = 0;
-  for (Operation &op : func.front()) {
-    if (isa<gpu::DispatchOp>(&op))
-      dispatchSegment.push_back(readCounts.size());
-    if (isa<gpu::UploadOp, gpu::DownloadOp, gpu::CopyOp, gpu::DispatchOp>(&op))
-      commandOps.push_back({position, &op});
-    if (auto count = dyn_cast<gpu::ReadCountOp>(&op)) {
-      readCounts.push_back(count);
-      cuts.push_back(position);
-    }
-    ++position;
-    if (auto download = dyn_cast<gpu::DownloadOp>(&op))
-      downloaded.insert(download.getSource());
-    if (isa<gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp>(&op))
-      valueReaders.push_back(&op);
-    if (auto alloc = dyn_cast<gpu::AllocOp>(&op))
-      if (std::optional<unsigned> arg = alloc.getStateArgument())
-        inPlaceArguments.push_back(*arg);
-  }
-  cuts.push_back(position);
-  buildHostProgram();
   return success();
 }
 
@@ -335,14 +330,14 @@ LogicalResult Executable::createPipelines() {
 /// means the dispatch does nothing.
 FailureOr<std::array<uint64_t, 3>>
 Executable::getGrid(unsigned number, const HostValues &values) const {
-  const DispatchInfo &info = dispatchInfo[number];
+  const GridInfo &info = dispatchGrids[number];
   std::array<uint64_t, 3> grid;
   for (unsigned i = 0; i < 3; ++i) {
-    if (!info.gridValues[i]) {
-      grid[i] = info.grid[i];
+    if (info.slots[i] < 0) {
+      grid[i] = info.counts[i];
       continue;
     }
-    int64_t value = values.lookup(info.gridValues[i]);
+    int64_t value = values.data[info.slots[i]];
     if (value < 0 || value > int64_t(UINT32_MAX))
       return dispatches[number].emitOpError()
              << "has " << value << " workgroups in dimension " << i
@@ -352,8 +347,19 @@ Executable::getGrid(unsigned number, const HostValues &values) const {
   return grid;
 }
 
-static bool isEmptyGrid(std::array<uint64_t, 3> grid) {
-  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+LogicalResult Executable::computeGrids(Recording &r) {
+  r.dispatched.assign(dispatches.size(), false);
+  grids.resize(dispatches.size());
+  // Later segments' dispatches wait for counts not read yet.
+  for (unsigned n = 0, e = dispatches.size();
+       n < e && dispatchSegment[n] <= r.level; ++n) {
+    FailureOr<std::array<uint64_t, 3>> grid = getGrid(n, r.values);
+    if (failed(grid))
+      return failure();
+    grids[n] = *grid;
+    r.dispatched[n] = !isEmptyGrid(*grid);
+  }
+  return success();
 }
 
 static bool sameBytes(ArrayRef<MemoryAccess> a, ArrayRef<MemoryAccess> b) {
@@ -413,18 +419,14 @@ LogicalResult Executable::createDescriptorSets(Recording &r) {
   uint32_t freshDescriptors = 0;
   SmallVector<MemoryAccess, 8> bindings;
   for (auto [n, dispatch] : llvm::enumerate(dispatches)) {
-    // Earlier segments' recordings bound theirs.
-    if (dispatchSegment[n] != r.level)
-      continue;
-    FailureOr<std::array<uint64_t, 3>> grid = getGrid(n, r.values);
-    if (failed(grid))
-      return failure();
-    if (isEmptyGrid(*grid))
+    // Earlier segments' recordings bound theirs; dispatches of an empty
+    // grid bind nothing.
+    if (dispatchSegment[n] != r.level || !r.dispatched[n])
       continue;
     bindings.clear();
     const DispatchInfo &info = dispatchInfo[n];
-    for (auto [i, view] : llvm::enumerate(info.bindings)) {
-      MemoryAccess access = r.memory.lookup(view);
+    for (auto [i, number] : llvm::enumerate(info.bindings)) {
+      MemoryAccess access = r.memory[number];
       if (access.begin == access.end)
         return dispatch.emitOpError() << "binds an empty view as binding #"
                                       << unsigned(i) << " at run time";
@@ -541,7 +543,9 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   if (failed(placeMemory(*r)))
     return failure();
   auto describing = Clock::now();
-  LogicalResult made = createDescriptorSets(*r);
+  LogicalResult made = computeGrids(*r);
+  if (succeeded(made))
+    made = createDescriptorSets(*r);
   auto recording = Clock::now();
   if (succeeded(made))
     made = record(*r);
@@ -591,241 +595,6 @@ LogicalResult Executable::createProfiler(bool enable) {
   return checkVk(device.getApi().vkCreateQueryPool(device.getHandle(), &info,
                                                    nullptr, &queryPool),
                  "vkCreateQueryPool", func.getLoc());
-}
-
-//===----------------------------------------------------------------------===//
-// Recording
-//===----------------------------------------------------------------------===//
-
-/// Issues a grid of workgroups in pieces that respect the device's
-/// per-dimension limit; kernels see the true workgroup ids through the base.
-static unsigned recordGrid(const VulkanApi &api, VkCommandBuffer commands,
-                           std::array<uint64_t, 3> counts,
-                           std::array<uint32_t, 3> max) {
-  unsigned calls = 0;
-  for (uint64_t z = 0; z < counts[2]; z += max[2])
-    for (uint64_t y = 0; y < counts[1]; y += max[1])
-      for (uint64_t x = 0; x < counts[0]; x += max[0]) {
-        uint32_t nx = std::min<uint64_t>(max[0], counts[0] - x);
-        uint32_t ny = std::min<uint64_t>(max[1], counts[1] - y);
-        uint32_t nz = std::min<uint64_t>(max[2], counts[2] - z);
-        // The same as a base dispatch at 0, but the validation layer's
-        // synchronization checks see only plain dispatches (before 1.4.309).
-        if (x == 0 && y == 0 && z == 0)
-          api.vkCmdDispatch(commands, nx, ny, nz);
-        else
-          api.vkCmdDispatchBase(commands, x, y, z, nx, ny, nz);
-        ++calls;
-      }
-  return calls;
-}
-
-LogicalResult Executable::record(Recording &r) {
-  const VulkanApi &api = device.getApi();
-  Location loc = func.getLoc();
-  auto allocInfo = makeVkStruct<VkCommandBufferAllocateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  allocInfo.commandPool = device.getCommandPool();
-  allocInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocInfo.commandBufferCount = 1;
-  auto begin = makeVkStruct<VkCommandBufferBeginInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  VkCommandBuffer &commands = r.commands;
-  RecordingStats &stats = r.stats;
-  // A command buffer of a recording no longer kept is recorded again (its
-  // pool resets it on begin).
-  if (!freeCommandBuffers.empty()) {
-    commands = freeCommandBuffers.back();
-    freeCommandBuffers.pop_back();
-  } else if (failed(checkVk(api.vkAllocateCommandBuffers(device.getHandle(),
-                                                         &allocInfo, &commands),
-                            "vkAllocateCommandBuffers", loc))) {
-    return failure();
-  }
-  if (failed(checkVk(api.vkBeginCommandBuffer(commands, &begin),
-                     "vkBeginCommandBuffer", loc)))
-    return failure();
-
-  // A run's later segments add their timestamps to the first one's.
-  if (queryPool && r.level == 0)
-    api.vkCmdResetQueryPool(commands, queryPool, 0, 2 * dispatches.size());
-  // The previous run (and the weight upload) used the same memory; a
-  // segment after a read count, the segment before it.
-  recordFullBarrier(api, commands);
-
-  HazardTracker hazards;
-  double hazardMicroseconds = 0;
-  auto beforeCommand = [&](ArrayRef<MemoryAccess> accesses) {
-    bool barrier;
-    {
-      ScopedMicroseconds timed(hazardMicroseconds);
-      barrier = hazards.addCommand(accesses);
-    }
-    if (barrier) {
-      recordFullBarrier(api, commands);
-      ++stats.barriers;
-    }
-  };
-  auto copy = [&](VkBuffer from, uint64_t fromOffset, VkBuffer to,
-                  uint64_t toOffset, uint64_t size) {
-    VkBufferCopy region{fromOffset, toOffset, size};
-    api.vkCmdCopyBuffer(commands, from, to, 1, &region);
-    ++stats.copies;
-  };
-  auto access = [&](Value view, bool write) {
-    MemoryAccess a = r.memory.lookup(view);
-    a.write = write;
-    return a;
-  };
-
-  unsigned dispatchNumber = 0;
-  bool downloads = false;
-  // The ops of this recording's segment: from after the previous read
-  // count to the next (the whole block without read counts).
-  unsigned first = r.level ? cuts[r.level - 1] + 1 : 0, end = cuts[r.level];
-  for (auto [at, opPointer] : commandOps) {
-    Operation &op = *opPointer;
-    if (at >= end)
-      break;
-    if (at < first) {
-      // Whether the earlier segments' dispatches ran, for the profile.
-      if (isa<gpu::DispatchOp>(&op)) {
-        FailureOr<std::array<uint64_t, 3>> grid =
-            getGrid(dispatchNumber++, r.values);
-        if (failed(grid))
-          return failure();
-        r.dispatched.push_back(!isEmptyGrid(*grid));
-      }
-      continue;
-    }
-    if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
-      MemoryAccess to = access(upload.getTarget(), true);
-      if (to.begin == to.end)
-        continue;
-      unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
-      auto state = r.argumentStates.find(arg);
-      if (state != r.argumentStates.end()) {
-        // From device memory a previous run left: no host copy.
-        unsigned buffer = states[state->second].buffer;
-        beforeCommand({to, {buffer, 0, to.end - to.begin, false}});
-        copy(buffers[buffer]->getHandle(), 0, buffers[to.buffer]->getHandle(),
-             to.begin, to.end - to.begin);
-        ++stats.stateCopies;
-        continue;
-      }
-      beforeCommand(to);
-      Slot slot = r.inputSlots.lookup(arg);
-      copy(inputStaging->getHandle(), slot.offset,
-           buffers[to.buffer]->getHandle(), to.begin, slot.size);
-    } else if (auto download = dyn_cast<gpu::DownloadOp>(&op)) {
-      MemoryAccess from = access(download.getSource(), false);
-      if (from.begin == from.end)
-        continue;
-      // Written in place in its state: nothing to copy.
-      if (!download.getPermutation().empty())
-        continue;
-      auto state = r.resultStates.find(r.resultNumbers.lookup(download));
-      if (state != r.resultStates.end()) {
-        // Kept on the device for a later run.
-        unsigned buffer = states[state->second].buffer;
-        beforeCommand({from, {buffer, 0, from.end - from.begin, true}});
-        copy(buffers[from.buffer]->getHandle(), from.begin,
-             buffers[buffer]->getHandle(), 0, from.end - from.begin);
-        ++stats.stateCopies;
-        continue;
-      }
-      downloads = true;
-      Slot slot = r.outputSlots.lookup(download);
-      MemoryAccess tail = from;
-      tail.begin = from.end - slot.size;
-      beforeCommand(tail);
-      copy(buffers[from.buffer]->getHandle(), tail.begin,
-           outputStaging->getHandle(), slot.offset, slot.size);
-    } else if (auto copyOp = dyn_cast<gpu::CopyOp>(&op)) {
-      MemoryAccess from = access(copyOp.getSource(), false);
-      MemoryAccess to = access(copyOp.getTarget(), true);
-      if (from.begin == from.end)
-        continue;
-      beforeCommand({from, to});
-      copy(buffers[from.buffer]->getHandle(), from.begin,
-           buffers[to.buffer]->getHandle(), to.begin, from.end - from.begin);
-    } else if (auto dispatch = dyn_cast<gpu::DispatchOp>(&op)) {
-      unsigned number = dispatchNumber++;
-      const DispatchInfo &info = dispatchInfo[number];
-      FailureOr<std::array<uint64_t, 3>> grid = getGrid(number, r.values);
-      if (failed(grid))
-        return failure();
-      if (r.dispatched.size() <= number)
-        r.dispatched.resize(number + 1);
-      r.dispatched[number] = !isEmptyGrid(*grid);
-      // Only dispatches that run are timed: a timestamp at the compute stage
-      // waits for the work before it, so the variants a run skips (a
-      // kernel's forms for other sizes) would otherwise stall the device
-      // between the ones it runs. readProfile reads only these queries.
-      if (!isEmptyGrid(*grid)) {
-        if (queryPool)
-          api.vkCmdWriteTimestamp(commands,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                  queryPool, 2 * number);
-        SmallVector<MemoryAccess, 8> accesses;
-        for (auto [i, view] : llvm::enumerate(info.bindings))
-          accesses.push_back(access(view, info.writable[i]));
-        beforeCommand(accesses);
-        const KernelPipeline &pipeline = *info.pipeline;
-        api.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                              pipeline.getPipeline());
-        api.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                    pipeline.getLayout(), 0, 1,
-                                    &r.descriptorSets[number], 0, nullptr);
-        if (pipeline.getPushConstantsSize()) {
-          SmallVector<char, 32> bytes = info.pushBytes;
-          for (auto [word, value, isUnsigned] : info.dynamicPush) {
-            // Checked against the word's 32-bit type.
-            int64_t v = r.values.lookup(value);
-            int64_t lo = isUnsigned ? 0 : INT32_MIN;
-            int64_t hi = isUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
-            if (v < lo || v > hi)
-              return dispatch.emitOpError()
-                     << "push constant #" << word << " is " << v
-                     << " at run time, out of the range of "
-                     << dispatch.lookupKernel().getPushConstantTypes()[word];
-            llvm::support::endian::write32le(bytes.data() + 4 * word,
-                                             uint32_t(v));
-          }
-          api.vkCmdPushConstants(commands, pipeline.getLayout(),
-                                 VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes.size(),
-                                 bytes.data());
-        }
-        stats.dispatchCalls += recordGrid(api, commands, *grid,
-                                          device.getInfo().maxWorkGroupCount);
-        ++stats.dispatches;
-        if (queryPool)
-          api.vkCmdWriteTimestamp(commands,
-                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                  queryPool, 2 * number + 1);
-      }
-    }
-  }
-
-  if (r.level < readCounts.size()) {
-    // The count this segment computed goes to the host.
-    MemoryAccess from = access(readCounts[r.level].getView(), false);
-    beforeCommand(from);
-    copy(buffers[from.buffer]->getHandle(), from.begin,
-         countStaging->getHandle(), 8 * r.level, from.end - from.begin);
-    downloads = true;
-  }
-  if (downloads) {
-    auto toHost =
-        makeVkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    api.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                             nullptr, 0, nullptr);
-  }
-  counters.hazardMicroseconds += hazardMicroseconds;
-  return checkVk(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer", loc);
 }
 
 } // namespace onyx::runtime

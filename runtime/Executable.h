@@ -29,6 +29,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <optional>
@@ -261,6 +262,7 @@ public:
 private:
   friend class LoopRuns;
   struct Recording;
+  struct MemoryStep;
   /// A descriptor set that recordings share: the one a dispatch uses in
   /// every recording where its bindings are these bytes.
   struct SharedSet {
@@ -288,6 +290,15 @@ private:
   LogicalResult createPipelines();
   /// Numbers the host ops' values and lists them as a HostProgram.
   void buildHostProgram();
+  /// The slot of a host value; one that stays 0 for a value that no host
+  /// op defines.
+  unsigned getSlot(Value value) const {
+    auto found = hostSlots.find(value);
+    return found == hostSlots.end() ? zeroSlot : found->second;
+  }
+  /// Numbers the memory values (buffers, weights, allocs, views), and
+  /// lists what placing the allocs and views reads by number.
+  void numberMemory();
   LogicalResult createProfiler(bool profile);
   /// Checks `inputs` against the function's arguments; data may be left out
   /// where a state gives it or, with `shapesOnly`, where no host op reads it.
@@ -326,6 +337,7 @@ private:
   /// bounds.
   LogicalResult checkBounds(ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
+  LogicalResult placeView(Recording &r, const MemoryStep &step);
   LogicalResult
   placeOp(Recording &r, Operation &op,
           SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes);
@@ -334,12 +346,21 @@ private:
   /// dimension means the dispatch does nothing.
   FailureOr<std::array<uint64_t, 3>> getGrid(unsigned number,
                                              const HostValues &values) const;
+  /// The grids of the dispatches up to `r`'s segment into `grids`, and
+  /// which of them run into `r.dispatched`.
+  LogicalResult computeGrids(Recording &r);
   /// Allocates `count` sets of `layouts` from the pools, adding one if
   /// needed for `descriptors` more descriptors.
   LogicalResult allocateSets(ArrayRef<VkDescriptorSetLayout> layouts,
                              uint32_t descriptors,
                              SmallVectorImpl<VkDescriptorSet> &sets);
   LogicalResult record(Recording &r);
+  /// Records dispatch `number`, whose grid is in `grids` and not empty,
+  /// into `r`'s commands; `beforeCommand` places a barrier where one is
+  /// needed.
+  LogicalResult recordDispatch(
+      Recording &r, unsigned number,
+      llvm::function_ref<void(ArrayRef<MemoryAccess>)> beforeCommand);
   /// Makes `buffer` at least `size` bytes; growing it drops every cached
   /// recording, since their commands name the old buffer.
   LogicalResult ensureSize(std::unique_ptr<Buffer> &buffer, uint64_t size,
@@ -375,29 +396,50 @@ private:
   llvm::DenseMap<Operation *, std::unique_ptr<KernelPipeline>> pipelines;
   std::vector<gpu::DispatchOp> dispatches;
   /// What recording a dispatch needs from its op and kernel, found once.
+  /// Values are read by number: host values by their slot (HostProgram),
+  /// views by their memory number (`memoryNumbers`). A recording visits
+  /// every dispatch, most of them skipped variants, so neither their
+  /// attributes nor hashed lookups are repeated per step.
   struct DispatchInfo {
     const KernelPipeline *pipeline = nullptr;
     /// Whether the kernel writes each binding.
     SmallVector<bool, 4> writable;
     /// The push constants with the dynamic words 0, and for each dynamic
-    /// word its number, value and whether its type is unsigned.
+    /// word its number, the slot of its value and whether its type is
+    /// unsigned.
     SmallVector<char, 32> pushBytes;
-    SmallVector<std::tuple<unsigned, Value, bool>, 4> dynamicPush;
-    /// The grid: its static counts, and the host value of each dynamic one
-    /// (null where static); and the bound views. Read once at load: a
-    /// recording visits every dispatch, most of them skipped variants, so
-    /// their attributes are not looked up again per step.
-    std::array<int64_t, 3> grid = {0, 0, 0};
-    std::array<Value, 3> gridValues;
-    SmallVector<Value, 8> bindings;
+    SmallVector<std::tuple<unsigned, unsigned, bool>, 4> dynamicPush;
+    /// The bound views' memory numbers.
+    SmallVector<unsigned, 8> bindings;
     /// Whether each binding is a state's gpu.alloc (bound whole).
     SmallVector<bool, 8> stateBindings;
   };
   std::vector<DispatchInfo> dispatchInfo;
+  /// Each dispatch's grid: its static counts, and the slot of each dynamic
+  /// one (-1 where static). Apart from DispatchInfo, so that finding the
+  /// few dispatches that run reads only these.
+  struct GridInfo {
+    std::array<int64_t, 3> counts = {0, 0, 0};
+    std::array<int, 3> slots = {-1, -1, -1};
+  };
+  std::vector<GridInfo> dispatchGrids;
+  /// The grids of the recording being made, by dispatch.
+  std::vector<std::array<uint64_t, 3>> grids;
   /// Bindings of all dispatches together: a descriptor pool's size.
   uint32_t numBindings = 0;
-  /// The gpu.allocs with their live ranges (they do not depend on shapes).
+  /// The gpu.allocs with their live ranges (they do not depend on shapes),
+  /// and for each its memory number, the slots of its `?` dims and whether
+  /// a gpu.download reads it.
   SmallVector<gpu::AllocLiveness> allocs;
+  struct AllocInfo {
+    unsigned number = 0;
+    /// Its type's shape (`?` where dynamic) and element size.
+    SmallVector<int64_t, 4> shape;
+    int64_t elementBytes = 0;
+    SmallVector<unsigned, 4> dimSlots;
+    bool downloaded = false;
+  };
+  std::vector<AllocInfo> allocInfo;
   /// The values gpu.downloads read: the only views whose shapes a run
   /// needs.
   llvm::DenseSet<Value> downloaded;
@@ -410,12 +452,32 @@ private:
   /// The host ops as a flat program over numbered value slots, so that a
   /// recording evaluates them without hashing: each op's result slot and
   /// operand slots, and the constants' values filled in once.
+  /// What a recording does with an op it visits, found once: the ops
+  /// themselves lie scattered in memory, and reading each one's name per
+  /// step cost more than the work done for most of them.
+  enum class StepKind : uint8_t {
+    Other,
+    Dim,
+    Extract,
+    ScaleDim,
+    RangeCount,
+    ReadCount,
+    Select,
+    Assert,
+    Upload,
+    Download,
+    Copy,
+    Dispatch
+  };
   struct HostStep {
     Operation *op;
     unsigned result;
     SmallVector<unsigned, 3> operands;
     /// A gpu.muli and the like: its function, looked up once.
     gpu::HostArithFn arith = nullptr;
+    StepKind kind = StepKind::Other;
+    /// A gpu.dim's argument and dimension.
+    unsigned argument = 0, dim = 0;
   };
   /// The last placement of the run-time sized tensors: the segment's cut,
   /// the bytes reserved for each, and where they went.
@@ -429,8 +491,25 @@ private:
   /// and offset into them, placed at the first recording; the other ops
   /// that placement visits, with their positions in the block.
   std::unique_ptr<Recording> staticMemory;
-  std::vector<std::pair<unsigned, Operation *>> memoryOps;
+  struct MemoryStep {
+    unsigned at = 0;
+    Operation *op = nullptr;
+    /// A gpu.view's result and source numbers, its offset's slot (-1 where
+    /// static) and the slots of its `?` dims, and whether a gpu.download
+    /// reads it; the other ops are placed by placeOp.
+    bool isView = false;
+    unsigned result = 0, source = 0;
+    int offsetSlot = -1;
+    int64_t staticOffset = 0;
+    SmallVector<int64_t, 4> shape;
+    int64_t elementBytes = 0;
+    SmallVector<unsigned, 2> dimSlots;
+    bool downloaded = false;
+  };
+  std::vector<MemoryStep> memoryOps;
   llvm::DenseMap<Value, unsigned> hostSlots;
+  unsigned zeroSlot = 0;
+  llvm::DenseMap<Value, unsigned> memoryNumbers;
   std::vector<HostStep> hostProgram;
   std::vector<int64_t> hostConstants;
 
@@ -453,7 +532,12 @@ private:
   /// The ops a recording turns into commands (uploads, downloads, copies
   /// and dispatches) with their block positions: the block is mostly the
   /// host program, which recording need not walk again.
-  std::vector<std::pair<unsigned, Operation *>> commandOps;
+  struct CommandStep {
+    unsigned at = 0;
+    Operation *op = nullptr;
+    StepKind kind = StepKind::Other;
+  };
+  std::vector<CommandStep> commandOps;
   std::vector<unsigned> dispatchSegment;
   std::unique_ptr<Buffer> countStaging;
 

@@ -1,4 +1,4 @@
-//===- Recording.cpp - Host ops and tensor placement for one run ----------===//
+//===- Recording.cpp - Placing the tensors of one recording --------------===//
 #include "runtime/Recording.h"
 #include "runtime/LoopRecording.h"
 
@@ -9,9 +9,6 @@
 
 #include "llvm/Support/MathExtras.h"
 
-#include <cstdio>
-#include <cstring>
-
 namespace onyx::runtime {
 
 /// Staging slots start at this alignment so that copies stay fast.
@@ -20,8 +17,16 @@ static constexpr uint64_t kSlotAlignment = 64;
 /// Bytes of a tensor of `shape` and `elementType`; an error at `op` if a
 /// dimension is negative or the size overflows.
 static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
+                                       int64_t elementBytes);
+static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
                                        Type elementType) {
-  int64_t bytes = getElementByteSize(elementType);
+  return getByteSize(op, shape, int64_t(getElementByteSize(elementType)));
+}
+
+/// The same for elements of `elementBytes` each.
+static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
+                                       int64_t elementBytes) {
+  int64_t bytes = elementBytes;
   for (int64_t dim : shape) {
     if (dim < 0)
       return op->emitOpError() << "has dimension " << dim << " at run time";
@@ -31,224 +36,57 @@ static FailureOr<uint64_t> getByteSize(Operation *op, ArrayRef<int64_t> shape,
   return uint64_t(bytes);
 }
 
-/// Reads element `index` of an integer tensor as an int64.
-static int64_t readInteger(const HostTensorRef &tensor, int64_t index) {
-  Type type = tensor.type.getElementType();
-  unsigned width = getElementByteSize(type);
-  const char *at = tensor.data.data() + index * width;
-  bool isUnsigned = cast<IntegerType>(type).isUnsigned();
-  switch (width) {
-  case 1:
-    return isUnsigned ? int64_t(uint8_t(*at)) : int64_t(int8_t(*at));
-  case 2: {
-    uint16_t v;
-    std::memcpy(&v, at, 2);
-    return isUnsigned ? int64_t(v) : int64_t(int16_t(v));
+void Executable::numberMemory() {
+  Block &block = func.front();
+  for (Operation &op : block) {
+    // A view's source is numbered even where no op here defines it: it is
+    // then empty, as a lookup of a value never placed is.
+    if (auto view = dyn_cast<gpu::ViewOp>(&op))
+      memoryNumbers.try_emplace(view.getSource(), memoryNumbers.size());
+    if (isa<gpu::BufferOp, gpu::WeightOp, gpu::AllocOp, gpu::ViewOp>(&op))
+      memoryNumbers.try_emplace(op.getResult(0), memoryNumbers.size());
   }
-  case 4: {
-    uint32_t v;
-    std::memcpy(&v, at, 4);
-    return isUnsigned ? int64_t(v) : int64_t(int32_t(v));
+  for (gpu::AllocLiveness t : allocs) {
+    AllocInfo info;
+    info.number = memoryNumbers.lookup(t.alloc->getResult(0));
+    gpu::ViewType type = t.alloc.getType();
+    info.shape.assign(type.getShape().begin(), type.getShape().end());
+    info.elementBytes = getElementByteSize(type.getElementType());
+    for (Value dim : t.alloc.getDynamicDims())
+      info.dimSlots.push_back(getSlot(dim));
+    info.downloaded = downloaded.contains(t.alloc->getResult(0));
+    allocInfo.push_back(std::move(info));
   }
-  default: {
-    int64_t v;
-    std::memcpy(&v, at, 8);
-    return v;
-  }
-  }
-}
-
-/// Reads element `index` of a float tensor, widened to double.
-static double readFloat(const HostTensorRef &tensor, int64_t index = 0) {
-  auto type = cast<FloatType>(tensor.type.getElementType());
-  unsigned width = getElementByteSize(type);
-  uint64_t bits = 0;
-  std::memcpy(&bits, tensor.data.data() + index * width, width);
-  llvm::APFloat value(type.getFloatSemantics(), llvm::APInt(width * 8, bits));
-  bool lost;
-  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
-  return value.convertToDouble();
-}
-
-/// The value of `op`, a gpu.range_count, for `inputs`; nullopt with the
-/// reason in `error` where the run cannot have one.
-std::optional<int64_t> evaluateRangeCount(gpu::RangeCountOp op,
-                                          ArrayRef<HostTensorRef> inputs,
-                                          std::string &error) {
-  double bounds[3];
-  for (unsigned i = 0; i < 3; ++i)
-    bounds[i] = readFloat(
-        inputs[cast<BlockArgument>(op->getOperand(i)).getArgNumber()]);
-  std::optional<int64_t> count =
-      gpu::evaluateRangeCount(bounds[0], bounds[1], bounds[2], error);
-  if (!count) {
-    char text[128];
-    std::snprintf(text, sizeof(text),
-                  "a range of start %g, limit %g and delta %g: ", bounds[0],
-                  bounds[1], bounds[2]);
-    error = text + error;
-  }
-  return count;
-}
-
-/// The value of `op`, a gpu.extract, for `inputs`; nullopt with the reason
-/// in `error` where a float element has no integer value.
-std::optional<int64_t> evaluateExtract(gpu::ExtractOp op,
-                                       ArrayRef<HostTensorRef> inputs,
-                                       std::string &error) {
-  const HostTensorRef &tensor =
-      inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()];
-  if (!isa<FloatType>(tensor.type.getElementType()))
-    return readInteger(tensor, op.getIndex());
-  double value = readFloat(tensor, op.getIndex());
-  std::optional<int64_t> result = gpu::evaluateFloatExtract(value, error);
-  if (!result) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "%g", value);
-    error =
-        "element " + std::to_string(op.getIndex()) + " (" + text + ") " + error;
-  }
-  return result;
-}
-
-/// The value of `op`, a gpu.scale_dim of `size`, for `inputs`; nullopt with
-/// the reason in `error` where it fails.
-std::optional<int64_t> evaluateScaleDim(gpu::ScaleDimOp op, int64_t size,
-                                        ArrayRef<HostTensorRef> inputs,
-                                        std::string &error) {
-  double scale =
-      readFloat(inputs[cast<BlockArgument>(op.getTensor()).getArgNumber()],
-                op.getIndex());
-  std::optional<int64_t> result = gpu::evaluateScaleDim(size, scale, error);
-  if (!result) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "%g", scale);
-    error = std::string("a scale of ") + text + " " + error;
-  }
-  return result;
-}
-
-void Executable::buildHostProgram() {
-  auto slotOf = [&](Value value) {
-    auto [it, inserted] = hostSlots.try_emplace(value, hostConstants.size());
-    if (inserted)
-      hostConstants.push_back(0);
-    return it->second;
-  };
-  for (Operation &op : func.front()) {
-    if (auto constant = dyn_cast<gpu::ConstantOp>(&op)) {
-      unsigned slot = slotOf(constant->getResult(0));
-      hostConstants[slot] = constant.getValue();
+  // What placement visits: the first one places the fixed ones and keeps
+  // the rest (placeMemory). Allocs other than states' are placed by
+  // liveness, not here.
+  unsigned position = 0;
+  for (Operation &op : block) {
+    MemoryStep step;
+    step.at = position++;
+    step.op = &op;
+    auto view = dyn_cast<gpu::ViewOp>(&op);
+    auto alloc = dyn_cast<gpu::AllocOp>(&op);
+    if (view) {
+      step.isView = true;
+      step.result = memoryNumbers.lookup(view->getResult(0));
+      step.source = memoryNumbers.lookup(view.getSource());
+      if (view.hasStaticOffset())
+        step.staticOffset = view.getOffset();
+      else
+        step.offsetSlot = getSlot(view.getDynamicOffset());
+      for (Value dim : view.getDynamicDims())
+        step.dimSlots.push_back(getSlot(dim));
+      step.downloaded = downloaded.contains(view->getResult(0));
+      gpu::ViewType type = view.getType();
+      step.shape.assign(type.getShape().begin(), type.getShape().end());
+      step.elementBytes = getElementByteSize(type.getElementType());
+    } else if (!(alloc && alloc.getStateArgument()) &&
+               !isa<gpu::BufferOp, gpu::WeightOp, gpu::CopyOp>(&op)) {
       continue;
     }
-    if (!isa<gpu::DimOp, gpu::ExtractOp, gpu::RangeCountOp, gpu::ScaleDimOp,
-             gpu::ReadCountOp, gpu::HostArithOp, gpu::SelectOp, gpu::AssertOp>(
-            &op))
-      continue;
-    HostStep step{&op, 0, {}};
-    // Dims, extracts and range counts read block arguments, and read counts
-    // a view, which have no slot; an assert's operands are its condition,
-    // then the values its message shows.
-    for (Value operand : op.getOperands())
-      if (!isa<BlockArgument>(operand) && operand.getType().isIndex())
-        step.operands.push_back(slotOf(operand));
-    if (op.getNumResults())
-      step.result = slotOf(op.getResult(0));
-    if (auto arith = dyn_cast<gpu::HostArithOp>(&op))
-      step.arith = arith.getFunction();
-    hostProgram.push_back(std::move(step));
+    memoryOps.push_back(std::move(step));
   }
-}
-
-LogicalResult Executable::evaluateHostOps(Recording &r,
-                                          ArrayRef<HostTensorRef> inputs,
-                                          ArrayRef<int64_t> counts,
-                                          std::vector<bool> *known) {
-  r.values.slots = &hostSlots;
-  std::vector<int64_t> &v = r.values.data;
-  v = hostConstants;
-  if (known)
-    known->assign(v.size(), true);
-  unsigned readCount = 0;
-  for (const HostStep &step : hostProgram) {
-    // Integer arithmetic, most of the program, first (planning for bounds
-    // tracks what is known below).
-    if (step.arith && !known) {
-      std::string error;
-      int64_t lhs = v[step.operands[0]], rhs = v[step.operands[1]];
-      std::optional<int64_t> result = step.arith(lhs, rhs, error);
-      if (!result)
-        return step.op->emitOpError()
-               << "of " << lhs << " and " << rhs << " " << error;
-      v[step.result] = *result;
-      continue;
-    }
-    Operation &op = *step.op;
-    if (known) {
-      // Planning for bounds: only what the dims decide is known.
-      if (isa<gpu::AssertOp>(&op))
-        continue;
-      bool isKnown =
-          !isa<gpu::ReadCountOp, gpu::ExtractOp, gpu::ScaleDimOp,
-               gpu::RangeCountOp>(&op) &&
-          llvm::all_of(step.operands, [&](unsigned s) { return (*known)[s]; });
-      if (auto arith = dyn_cast<gpu::HostArithOp>(&op); arith && isKnown) {
-        std::string error;
-        FailureOr<int64_t> result =
-            arith.evaluate(v[step.operands[0]], v[step.operands[1]], error);
-        isKnown = succeeded(result);
-        if (isKnown)
-          v[step.result] = *result;
-        (*known)[step.result] = isKnown;
-        continue;
-      }
-      if (!isKnown) {
-        (*known)[step.result] = false;
-        continue;
-      }
-    }
-    if (isa<gpu::ReadCountOp>(&op)) {
-      // The ops after a count not read yet wait for a later segment.
-      if (readCount == counts.size())
-        break;
-      v[step.result] = counts[readCount++];
-    } else if (auto dim = dyn_cast<gpu::DimOp>(&op)) {
-      unsigned arg = cast<BlockArgument>(dim.getTensor()).getArgNumber();
-      v[step.result] = inputs[arg].type.getShape()[dim.getIndex()];
-    } else if (auto extract = dyn_cast<gpu::ExtractOp>(&op)) {
-      std::string error;
-      std::optional<int64_t> value = evaluateExtract(extract, inputs, error);
-      if (!value)
-        return emitError(op.getLoc()) << error;
-      v[step.result] = *value;
-    } else if (auto scale = dyn_cast<gpu::ScaleDimOp>(&op)) {
-      std::string error;
-      std::optional<int64_t> value =
-          evaluateScaleDim(scale, v[step.operands[0]], inputs, error);
-      if (!value)
-        return emitError(op.getLoc()) << error;
-      v[step.result] = *value;
-    } else if (auto count = dyn_cast<gpu::RangeCountOp>(&op)) {
-      std::string error;
-      std::optional<int64_t> value = evaluateRangeCount(count, inputs, error);
-      // The location is the onnx node's.
-      if (!value)
-        return emitError(op.getLoc()) << error;
-      v[step.result] = *value;
-    } else if (isa<gpu::SelectOp>(&op)) {
-      v[step.result] = v[step.operands[v[step.operands[0]] ? 1 : 2]];
-    } else if (auto check = dyn_cast<gpu::AssertOp>(&op)) {
-      if (v[step.operands[0]])
-        continue;
-      SmallVector<int64_t> values;
-      for (unsigned slot : ArrayRef<unsigned>(step.operands).drop_front())
-        values.push_back(v[slot]);
-      // The message names the op it checks for (the onnx node).
-      return emitError(op.getLoc()) << check.formatMessage(values);
-    }
-  }
-  return success();
 }
 
 /// The bytes a run-time sized tensor of `bytes` is placed in: rounded up to
@@ -274,8 +112,20 @@ resolveShape(gpu::ViewType type, OperandRange dims, const HostValues &values) {
   return shape;
 }
 
-/// Places `op`'s memory in `r`: a state's alloc, a buffer, a weight or a
-/// view; checks a copy's sizes.
+/// The shape of a `shape` with its `?` dimensions read from `slots`.
+static SmallVector<int64_t, 4> resolveShape(ArrayRef<int64_t> shape,
+                                            ArrayRef<unsigned> slots,
+                                            ArrayRef<int64_t> values) {
+  SmallVector<int64_t, 4> resolved(shape);
+  unsigned next = 0;
+  for (int64_t &dim : resolved)
+    if (ShapedType::isDynamic(dim))
+      dim = values[slots[next++]];
+  return resolved;
+}
+
+/// Places `op`'s memory in `r`: a state's alloc, a buffer or a weight;
+/// checks a copy's sizes. (Views: placeView.)
 LogicalResult Executable::placeOp(
     Recording &r, Operation &op,
     SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes) {
@@ -310,29 +160,6 @@ LogicalResult Executable::placeOp(
     if (downloaded.contains(weight->getResult(0)))
       r.shapes[weight->getResult(0)] =
           SmallVector<int64_t, 4>(weight.getType().getShape());
-  } else if (auto view = dyn_cast<gpu::ViewOp>(&op)) {
-    MemoryAccess base = r.memory.lookup(view.getSource());
-    int64_t offset = view.hasStaticOffset()
-                         ? int64_t(view.getOffset())
-                         : r.values.lookup(view.getDynamicOffset());
-    SmallVector<int64_t, 4> shape =
-        resolveShape(view.getType(), view.getDynamicDims(), r.values);
-    FailureOr<uint64_t> size =
-        getByteSize(view, shape, view.getType().getElementType());
-    if (failed(size))
-      return failure();
-    uint64_t sourceSize = base.end - base.begin;
-    if (offset < 0 || uint64_t(offset) > sourceSize ||
-        *size > sourceSize - uint64_t(offset))
-      return view.emitOpError()
-             << "bytes [" << offset << ", " << offset + int64_t(*size)
-             << ") exceed the " << sourceSize
-             << " bytes of its source at run time";
-    r.memory[view->getResult(0)] = {base.buffer, base.begin + offset,
-                                    base.begin + offset + *size, false};
-    // Only the results' shapes are read back.
-    if (downloaded.contains(view->getResult(0)))
-      r.shapes[view->getResult(0)] = shape;
   } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
     MemoryAccess from = r.memory.lookup(copy.getSource());
     MemoryAccess to = r.memory.lookup(copy.getTarget());
@@ -344,8 +171,65 @@ LogicalResult Executable::placeOp(
   return success();
 }
 
+LogicalResult Executable::placeView(Recording &r, const MemoryStep &step) {
+  Operation *view = step.op;
+  ArrayRef<int64_t> v = r.values.data;
+  MemoryAccess base = r.memory[step.source];
+  int64_t offset = step.offsetSlot < 0 ? step.staticOffset : v[step.offsetSlot];
+  SmallVector<int64_t, 4> shape = resolveShape(step.shape, step.dimSlots, v);
+  FailureOr<uint64_t> size = getByteSize(view, shape, step.elementBytes);
+  if (failed(size))
+    return failure();
+  uint64_t sourceSize = base.end - base.begin;
+  if (offset < 0 || uint64_t(offset) > sourceSize ||
+      *size > sourceSize - uint64_t(offset))
+    return view->emitOpError()
+           << "bytes [" << offset << ", " << offset + int64_t(*size)
+           << ") exceed the " << sourceSize
+           << " bytes of its source at run time";
+  r.memory[step.result] = {base.buffer, base.begin + uint64_t(offset),
+                           base.begin + uint64_t(offset) + *size, false};
+  // Only the results' shapes are read back.
+  if (step.downloaded)
+    r.shapes[view->getResult(0)] = shape;
+  return success();
+}
+
 LogicalResult Executable::placeMemory(Recording &r) {
-  Block &block = func.front();
+  SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
+  // Weights, fixed buffers and the views of static shape and offset into
+  // them are where they were: placed once, copied in.
+  if (!staticMemory) {
+    auto fixed = std::make_unique<Recording>();
+    fixed->values.slots = &hostSlots;
+    fixed->memory.numbers = &memoryNumbers;
+    fixed->memory.places.assign(memoryNumbers.size(), {});
+    std::vector<bool> isFixed(memoryNumbers.size());
+    std::vector<MemoryStep> rest;
+    for (const MemoryStep &step : memoryOps) {
+      bool fixedStep = isa<gpu::BufferOp, gpu::WeightOp>(step.op) ||
+                       (step.isView && step.offsetSlot < 0 &&
+                        step.dimSlots.empty() && isFixed[step.source]);
+      if (!fixedStep) {
+        rest.push_back(step);
+        continue;
+      }
+      if (step.isView)
+        isFixed[step.result] = true;
+      else
+        isFixed[memoryNumbers.lookup(step.op->getResult(0))] = true;
+      if (failed(step.isView ? placeView(*fixed, step)
+                             : placeOp(*fixed, *step.op, stateSizes)))
+        return failure();
+    }
+    staticMemory = std::move(fixed);
+    memoryOps = std::move(rest);
+  }
+  r.memory = staticMemory->memory;
+  for (const auto &entry : staticMemory->shapes)
+    r.shapes.insert(entry);
+  ArrayRef<int64_t> v = r.values.data;
+
   // Only the ops before the recording's cut have their host values. The
   // allocs first used there are placed as the whole function's plan places
   // them (by first use, first fit), so every segment finds the tensors of
@@ -360,20 +244,20 @@ LogicalResult Executable::placeMemory(Recording &r) {
     allocIndices.push_back(i);
   }
   // The gpu.allocs, sized for these dims and placed by liveness.
-  r.memory.own.reserve(allocs.size() + memoryOps.size());
   SmallVector<uint64_t> sizes, reserved, offsets;
-  for (gpu::AllocLiveness t : allocs) {
-    SmallVector<int64_t, 4> shape =
-        resolveShape(t.alloc.getType(), t.alloc.getDynamicDims(), r.values);
-    FailureOr<uint64_t> bytes =
-        getByteSize(t.alloc, shape, t.alloc.getType().getElementType());
+  sizes.reserve(allocs.size());
+  reserved.reserve(allocs.size());
+  for (auto [t, i] : llvm::zip(allocs, allocIndices)) {
+    const AllocInfo &info = allocInfo[i];
+    SmallVector<int64_t, 4> shape = resolveShape(info.shape, info.dimSlots, v);
+    FailureOr<uint64_t> bytes = getByteSize(t.alloc, shape, info.elementBytes);
     if (failed(bytes))
       return failure();
     sizes.push_back(*bytes);
-    reserved.push_back(
-        t.alloc.getDynamicDims().empty() ? *bytes : roundToSizeClass(*bytes));
+    reserved.push_back(info.dimSlots.empty() ? *bytes
+                                             : roundToSizeClass(*bytes));
     r.stats.runtimeTensorBytes += *bytes;
-    if (downloaded.contains(t.alloc->getResult(0)))
+    if (info.downloaded)
       r.shapes[t.alloc->getResult(0)] = shape;
   }
   uint64_t alignment = device.getTarget().minStorageBufferOffsetAlignment;
@@ -448,40 +332,15 @@ LogicalResult Executable::placeMemory(Recording &r) {
            << "' allocates at once";
   if (failed(ensureSize(buffers[runtimeArena], arenaBytes, MemoryKind::Device)))
     return failure();
-  for (auto [t, offset, size] : llvm::zip(allocs, offsets, sizes))
-    r.memory[t.alloc->getResult(0)] = {runtimeArena, offset, offset + size,
-                                       false};
+  for (auto [i, offset, size] : llvm::zip(allocIndices, offsets, sizes))
+    r.memory[allocInfo[i].number] = {runtimeArena, offset, offset + size,
+                                     false};
 
-  SmallVector<std::pair<unsigned, uint64_t>> stateSizes;
-  // Weights, fixed buffers and the views of static shape and offset into
-  // them are where they were: placed once, copied in.
-  if (!staticMemory) {
-    staticMemory = std::make_unique<Recording>();
-    staticMemory->values.slots = &hostSlots;
-    unsigned position = 0;
-    for (Operation &op : block) {
-      unsigned at = position++;
-      auto view = dyn_cast<gpu::ViewOp>(&op);
-      bool fixed =
-          isa<gpu::BufferOp, gpu::WeightOp>(&op) ||
-          (view && view.hasStaticOffset() && view.getDynamicDims().empty() &&
-           staticMemory->memory.contains(view.getSource()));
-      if (!fixed) {
-        if (isa<gpu::AllocOp, gpu::ViewOp, gpu::CopyOp>(&op))
-          memoryOps.push_back({at, &op});
-        continue;
-      }
-      if (failed(placeOp(*staticMemory, op, stateSizes)))
-        return failure();
-    }
-  }
-  r.memory.fixed = &staticMemory->memory.own;
-  for (const auto &entry : staticMemory->shapes)
-    r.shapes.insert(entry);
-  for (auto [at, op] : memoryOps) {
-    if (at >= cut)
+  for (const MemoryStep &step : memoryOps) {
+    if (step.at >= cut)
       break;
-    if (failed(placeOp(r, *op, stateSizes)))
+    if (failed(step.isView ? placeView(r, step)
+                           : placeOp(r, *step.op, stateSizes)))
       return failure();
   }
 
@@ -491,10 +350,12 @@ LogicalResult Executable::placeMemory(Recording &r) {
     total = slot.offset + size;
     return slot;
   };
-  for (auto [at, opPointer] : commandOps) {
-    Operation &op = *opPointer;
-    if (at >= cut)
+  for (const CommandStep &step : commandOps) {
+    if (step.at >= cut)
       break;
+    if (step.kind != StepKind::Upload && step.kind != StepKind::Download)
+      continue;
+    Operation &op = *step.op;
     if (auto upload = dyn_cast<gpu::UploadOp>(&op)) {
       unsigned arg = cast<BlockArgument>(upload.getSource()).getArgNumber();
       MemoryAccess to = r.memory.lookup(upload.getTarget());
@@ -655,57 +516,6 @@ LogicalResult Executable::planForBounds(ArrayRef<DimBound> bounds) {
   dimBounds.assign(bounds.begin(), bounds.end());
   ++counters.placements;
   return success();
-}
-
-std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
-                                     ArrayRef<HostTensorRef> inputs,
-                                     const RunOptions &options) {
-  std::vector<int64_t> key;
-  for (const HostTensorRef &input : inputs) {
-    key.push_back(input.type.getRank());
-    llvm::append_range(key, input.type.getShape());
-  }
-  for (Operation *op : readers) {
-    // An integer element is its value; a float one (gpu.extract of a
-    // float, gpu.scale_dim) its bits as a double.
-    Value tensor;
-    int64_t index = 0;
-    if (auto extract = dyn_cast<gpu::ExtractOp>(op)) {
-      tensor = extract.getTensor();
-      index = extract.getIndex();
-    } else if (auto scale = dyn_cast<gpu::ScaleDimOp>(op)) {
-      tensor = scale.getTensor();
-      index = scale.getIndex();
-    }
-    if (tensor) {
-      const HostTensorRef &t =
-          inputs[cast<BlockArgument>(tensor).getArgNumber()];
-      if (isa<FloatType>(t.type.getElementType())) {
-        double value = readFloat(t, index);
-        int64_t bits;
-        std::memcpy(&bits, &value, sizeof(bits));
-        key.push_back(bits);
-      } else {
-        key.push_back(readInteger(t, index));
-      }
-    }
-    // A count that fails is reported when the host ops run.
-    if (auto count = dyn_cast<gpu::RangeCountOp>(op)) {
-      std::string error;
-      key.push_back(evaluateRangeCount(count, inputs, error).value_or(-1));
-    }
-  }
-  // Where arguments come from and results go: -1 separates the lists.
-  key.push_back(-1);
-  llvm::append_range(key, options.argumentsFromState);
-  key.push_back(-1);
-  llvm::append_range(key, options.resultsToState);
-  for (auto [result, count] : options.lastElements) {
-    key.push_back(-1);
-    key.push_back(result);
-    key.push_back(int64_t(count));
-  }
-  return key;
 }
 
 } // namespace onyx::runtime

@@ -33,6 +33,16 @@ private:
   std::chrono::steady_clock::time_point start;
 };
 
+/// A barrier between any compute or transfer work and any later one: all
+/// barriers the runtime records between commands are of this one kind, so
+/// that everything before a barrier is ordered before everything after it.
+void recordFullBarrier(const VulkanApi &api, VkCommandBuffer commands);
+
+/// Whether a dispatch's grid does nothing.
+inline bool isEmptyGrid(std::array<uint64_t, 3> grid) {
+  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+}
+
 /// The CPU time the calling thread has used, in microseconds.
 inline double getThreadCpuMicroseconds() {
   timespec now;
@@ -59,24 +69,26 @@ struct HostValues {
   }
 };
 
-/// Where each memory value (view, weight, alloc) of one recording is: its
-/// own entries, then those of `fixed` (the weights, fixed buffers and static
-/// views every recording shares), which are looked up there rather than
-/// copied into each recording.
+/// Where each memory value (buffer, weight, alloc, view) of one recording
+/// is, by the number the Executable gave it at load (memoryNumbers): a
+/// recording starts from a copy of the places every recording shares (the
+/// weights, fixed buffers and static views) and fills in the rest.
 struct MemoryMap {
-  llvm::DenseMap<Value, MemoryAccess> own;
-  const llvm::DenseMap<Value, MemoryAccess> *fixed = nullptr;
+  const llvm::DenseMap<Value, unsigned> *numbers = nullptr;
+  std::vector<MemoryAccess> places;
 
+  /// An empty access for a value that has no number.
   MemoryAccess lookup(Value value) const {
-    auto found = own.find(value);
-    if (found != own.end())
-      return found->second;
-    return fixed ? fixed->lookup(value) : MemoryAccess();
+    auto found = numbers->find(value);
+    return found == numbers->end() ? MemoryAccess() : places[found->second];
   }
-  bool contains(Value value) const {
-    return own.count(value) || (fixed && fixed->count(value));
+  const MemoryAccess &operator[](unsigned number) const {
+    return places[number];
   }
-  MemoryAccess &operator[](Value value) { return own[value]; }
+  MemoryAccess &operator[](unsigned number) { return places[number]; }
+  MemoryAccess &operator[](Value value) {
+    return places[numbers->find(value)->second];
+  }
 };
 
 struct Executable::Recording {
