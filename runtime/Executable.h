@@ -337,10 +337,12 @@ private:
   /// bounds.
   LogicalResult checkBounds(ArrayRef<HostTensorRef> inputs);
   LogicalResult placeMemory(Recording &r);
-  LogicalResult placeView(Recording &r, const MemoryStep &step);
+  /// Places what `step` defines in `r` (a view, a state's memory, whose
+  /// size goes to `stateSizes`), or checks a copy's sizes.
   LogicalResult
-  placeOp(Recording &r, Operation &op,
-          SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes);
+  placeStep(Recording &r, const MemoryStep &step,
+            SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes);
+  LogicalResult placeOp(Recording &r, Operation &op);
   LogicalResult createDescriptorSets(Recording &r);
   /// Dispatch `number`'s grid for a recording's host values; 0 in any
   /// dimension means the dispatch does nothing.
@@ -494,13 +496,17 @@ private:
   struct MemoryStep {
     unsigned at = 0;
     Operation *op = nullptr;
-    /// A gpu.view's result and source numbers, its offset's slot (-1 where
-    /// static) and the slots of its `?` dims, and whether a gpu.download
-    /// reads it; the other ops are placed by placeOp.
-    bool isView = false;
+    /// A gpu.view, a state's gpu.alloc, a gpu.copy (whose sizes are
+    /// checked), or a buffer or weight (placeOp).
+    enum Kind : uint8_t { Other, View, StateAlloc, Copy } kind = Other;
+    /// The result's number (a copy's target's), the source's, a view's
+    /// offset slot (-1 where static), the state's argument; the shape of a
+    /// view or alloc (`?` where dynamic), its element size and the slots of
+    /// its `?` dims, and whether a gpu.download reads it.
     unsigned result = 0, source = 0;
     int offsetSlot = -1;
     int64_t staticOffset = 0;
+    unsigned stateArgument = 0;
     SmallVector<int64_t, 4> shape;
     int64_t elementBytes = 0;
     SmallVector<unsigned, 2> dimSlots;

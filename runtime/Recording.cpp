@@ -67,22 +67,39 @@ void Executable::numberMemory() {
     step.op = &op;
     auto view = dyn_cast<gpu::ViewOp>(&op);
     auto alloc = dyn_cast<gpu::AllocOp>(&op);
+    auto copy = dyn_cast<gpu::CopyOp>(&op);
+    auto setShape = [&](gpu::ViewType type, OperandRange dims) {
+      step.shape.assign(type.getShape().begin(), type.getShape().end());
+      step.elementBytes = getElementByteSize(type.getElementType());
+      for (Value dim : dims)
+        step.dimSlots.push_back(getSlot(dim));
+    };
+    // Copies may name values no op here defines: they are then empty.
+    auto numberOf = [&](Value value) {
+      return memoryNumbers.try_emplace(value, memoryNumbers.size())
+          .first->second;
+    };
     if (view) {
-      step.isView = true;
+      step.kind = MemoryStep::View;
       step.result = memoryNumbers.lookup(view->getResult(0));
       step.source = memoryNumbers.lookup(view.getSource());
       if (view.hasStaticOffset())
         step.staticOffset = view.getOffset();
       else
         step.offsetSlot = getSlot(view.getDynamicOffset());
-      for (Value dim : view.getDynamicDims())
-        step.dimSlots.push_back(getSlot(dim));
+      setShape(view.getType(), view.getDynamicDims());
       step.downloaded = downloaded.contains(view->getResult(0));
-      gpu::ViewType type = view.getType();
-      step.shape.assign(type.getShape().begin(), type.getShape().end());
-      step.elementBytes = getElementByteSize(type.getElementType());
-    } else if (!(alloc && alloc.getStateArgument()) &&
-               !isa<gpu::BufferOp, gpu::WeightOp, gpu::CopyOp>(&op)) {
+    } else if (std::optional<unsigned> arg =
+                   alloc ? alloc.getStateArgument() : std::nullopt) {
+      step.kind = MemoryStep::StateAlloc;
+      step.stateArgument = *arg;
+      step.result = memoryNumbers.lookup(alloc->getResult(0));
+      setShape(alloc.getType(), alloc.getDynamicDims());
+    } else if (copy) {
+      step.kind = MemoryStep::Copy;
+      step.source = numberOf(copy.getSource());
+      step.result = numberOf(copy.getTarget());
+    } else if (!isa<gpu::BufferOp, gpu::WeightOp>(&op)) {
       continue;
     }
     memoryOps.push_back(std::move(step));
@@ -124,31 +141,10 @@ static SmallVector<int64_t, 4> resolveShape(ArrayRef<int64_t> shape,
   return resolved;
 }
 
-/// Places `op`'s memory in `r`: a state's alloc, a buffer or a weight;
-/// checks a copy's sizes. (Views: placeView.)
-LogicalResult Executable::placeOp(
-    Recording &r, Operation &op,
-    SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes) {
-  if (auto alloc = dyn_cast<gpu::AllocOp>(&op)) {
-    // A state's memory, from its start (the others are placed above).
-    std::optional<unsigned> arg = alloc.getStateArgument();
-    if (!arg)
-      return success();
-    int index = findState(/*isResult=*/false, *arg);
-    if (index < 0)
-      return alloc.emitOpError()
-             << "holds the state of argument #" << *arg
-             << ", but no state binding names that argument";
-    SmallVector<int64_t, 4> shape =
-        resolveShape(alloc.getType(), alloc.getDynamicDims(), r.values);
-    FailureOr<uint64_t> bytes =
-        getByteSize(alloc, shape, alloc.getType().getElementType());
-    if (failed(bytes))
-      return failure();
-    stateSizes.push_back({unsigned(index), *bytes});
-    r.memory[alloc->getResult(0)] = {states[index].buffer, 0, *bytes, false};
-    r.shapes[alloc->getResult(0)] = shape;
-  } else if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
+/// Places `op`'s memory in `r`: a buffer or a weight. (The other ops that
+/// placement visits: placeStep.)
+LogicalResult Executable::placeOp(Recording &r, Operation &op) {
+  if (auto buffer = dyn_cast<gpu::BufferOp>(&op)) {
     r.memory[buffer->getResult(0)] = {bufferIndex.lookup(buffer), 0,
                                       buffer.getType().getSize(), false};
   } else if (auto weight = dyn_cast<gpu::WeightOp>(&op)) {
@@ -160,20 +156,41 @@ LogicalResult Executable::placeOp(
     if (downloaded.contains(weight->getResult(0)))
       r.shapes[weight->getResult(0)] =
           SmallVector<int64_t, 4>(weight.getType().getShape());
-  } else if (auto copy = dyn_cast<gpu::CopyOp>(&op)) {
-    MemoryAccess from = r.memory.lookup(copy.getSource());
-    MemoryAccess to = r.memory.lookup(copy.getTarget());
-    if (from.end - from.begin != to.end - to.begin)
-      return copy.emitOpError()
-             << "copies " << from.end - from.begin << " bytes into a view of "
-             << to.end - to.begin << " bytes at run time";
   }
   return success();
 }
 
-LogicalResult Executable::placeView(Recording &r, const MemoryStep &step) {
-  Operation *view = step.op;
+LogicalResult Executable::placeStep(
+    Recording &r, const MemoryStep &step,
+    SmallVectorImpl<std::pair<unsigned, uint64_t>> &stateSizes) {
   ArrayRef<int64_t> v = r.values.data;
+  if (step.kind == MemoryStep::Copy) {
+    MemoryAccess from = r.memory[step.source], to = r.memory[step.result];
+    if (from.end - from.begin != to.end - to.begin)
+      return step.op->emitOpError()
+             << "copies " << from.end - from.begin << " bytes into a view of "
+             << to.end - to.begin << " bytes at run time";
+    return success();
+  }
+  if (step.kind == MemoryStep::StateAlloc) {
+    // A state's memory, from its start (the other allocs are placed above).
+    int index = findState(/*isResult=*/false, step.stateArgument);
+    if (index < 0)
+      return step.op->emitOpError()
+             << "holds the state of argument #" << step.stateArgument
+             << ", but no state binding names that argument";
+    SmallVector<int64_t, 4> shape = resolveShape(step.shape, step.dimSlots, v);
+    FailureOr<uint64_t> bytes = getByteSize(step.op, shape, step.elementBytes);
+    if (failed(bytes))
+      return failure();
+    stateSizes.push_back({unsigned(index), *bytes});
+    r.memory[step.result] = {states[index].buffer, 0, *bytes, false};
+    r.shapes[step.op->getResult(0)] = shape;
+    return success();
+  }
+  if (step.kind != MemoryStep::View)
+    return placeOp(r, *step.op);
+  Operation *view = step.op;
   MemoryAccess base = r.memory[step.source];
   int64_t offset = step.offsetSlot < 0 ? step.staticOffset : v[step.offsetSlot];
   SmallVector<int64_t, 4> shape = resolveShape(step.shape, step.dimSlots, v);
@@ -207,19 +224,17 @@ LogicalResult Executable::placeMemory(Recording &r) {
     std::vector<bool> isFixed(memoryNumbers.size());
     std::vector<MemoryStep> rest;
     for (const MemoryStep &step : memoryOps) {
-      bool fixedStep = isa<gpu::BufferOp, gpu::WeightOp>(step.op) ||
-                       (step.isView && step.offsetSlot < 0 &&
+      bool fixedStep = step.kind == MemoryStep::Other ||
+                       (step.kind == MemoryStep::View && step.offsetSlot < 0 &&
                         step.dimSlots.empty() && isFixed[step.source]);
       if (!fixedStep) {
         rest.push_back(step);
         continue;
       }
-      if (step.isView)
-        isFixed[step.result] = true;
-      else
-        isFixed[memoryNumbers.lookup(step.op->getResult(0))] = true;
-      if (failed(step.isView ? placeView(*fixed, step)
-                             : placeOp(*fixed, *step.op, stateSizes)))
+      isFixed[step.kind == MemoryStep::View
+                  ? step.result
+                  : memoryNumbers.lookup(step.op->getResult(0))] = true;
+      if (failed(placeStep(*fixed, step, stateSizes)))
         return failure();
     }
     staticMemory = std::move(fixed);
@@ -339,8 +354,7 @@ LogicalResult Executable::placeMemory(Recording &r) {
   for (const MemoryStep &step : memoryOps) {
     if (step.at >= cut)
       break;
-    if (failed(step.isView ? placeView(r, step)
-                           : placeOp(r, *step.op, stateSizes)))
+    if (failed(placeStep(r, step, stateSizes)))
       return failure();
   }
 
