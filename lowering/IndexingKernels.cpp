@@ -167,6 +167,43 @@ std::string addTupleOffset(Symbols &symbols, KernelSizes &sizes, Type indexType,
   return code;
 }
 
+/// How a gather moves runs of `runElements` elements of `dataType` into a
+/// result of `outCount` elements: in units as wide as the runs allow,
+/// `factor` elements each; `run` and `total` count units.
+struct GatherUnits {
+  unsigned unit;
+  int64_t factor;
+  Poly run, total;
+};
+
+GatherUnits getGatherUnits(LoweringContext &ctx, RankedTensorType dataType,
+                           const Poly &runElements, const Poly &outCount) {
+  unsigned byteSize = getByteSize(dataType.getElementType());
+  unsigned unit = getWidestUnit(ctx, byteSize, runElements.getDivisor());
+  int64_t factor = unit / byteSize;
+  return {unit, factor, runElements.divideExactly(factor),
+          outCount.divideExactly(factor)};
+}
+
+/// Dispatches a gather kernel `name` whose `main` reads units of `x` (data)
+/// at `indices` of `indexType` and writes units of `y`, one invocation per
+/// unit of the result. `main` is complete: its texts are in `sizes`.
+void dispatchGatherKernel(LoweringContext &ctx, Symbols &symbols,
+                          KernelSizes &sizes, StringRef name,
+                          const GatherUnits &units, Type indexType,
+                          const std::string &main, Value data, Value indices,
+                          Value out) {
+  KernelSpec spec;
+  spec.name = name.str();
+  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
+              bitsBuffer(0, gpu::Access::Read, units.unit, "x") +
+              indexBuffer(1, indexType, "indices") +
+              bitsBuffer(2, gpu::Access::Write, units.unit, "y") + main;
+  dispatchLinear(symbols, spec, sizes, units.total, {data, indices, out});
+}
+
 /// Copies `data` into `out`: the first step of the scatters.
 void copyData(Symbols &symbols, ArrayRef<Poly> shape, unsigned byteSize,
               Value data, Value out) {
@@ -206,11 +243,8 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
     return failure();
 
   // Runs of `inner` elements move in units as wide as they allow.
-  unsigned byteSize = getByteSize(dataType.getElementType());
-  unsigned unit = getWidestUnit(ctx, byteSize, inner.getDivisor());
-  int64_t factor = unit / byteSize;
-  Poly run = inner.divideExactly(factor);
-  Poly total = outCount.divideExactly(factor);
+  GatherUnits units = getGatherUnits(ctx, dataType, inner, outCount);
+  const Poly &run = units.run;
 
   KernelSizes sizes(ctx);
   auto text = [&](const Poly &p) {
@@ -219,16 +253,12 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
   // The axis's size as an int.
   std::string dimInt = dim.isStatic() ? std::to_string(dim.getConstant())
                                       : "int(" + symbols.text(dim, sizes) + ")";
-  KernelSpec spec;
-  spec.name = "gather";
-  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
   // Each size's text in a statement of its own, the last first: a text may
   // create host ops, and the order of a `+`'s operands is unspecified (the
   // host program must not depend on the compiler).
   std::string runText = text(run), dimText = text(dim);
   std::string blockText = text(run * count), countText = text(count);
-  std::string totalText = text(total);
+  std::string totalText = text(units.total);
   std::string main =
       "void main() {\n"
       "uint i = gl_GlobalInvocationID.x;\n"
@@ -254,14 +284,11 @@ LogicalResult lowerGather(Operation *op, LoweringContext &ctx) {
       " + r];\n"
       "else\n"
       "y.d[i] = " +
-      bitsZero(unit) +
+      bitsZero(units.unit) +
       ";\n"
       "}\n";
-  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
-              bitsBuffer(0, gpu::Access::Read, unit, "x") +
-              indexBuffer(1, indexType.getElementType(), "indices") +
-              bitsBuffer(2, gpu::Access::Write, unit, "y") + main;
-  dispatchLinear(symbols, spec, sizes, total, {data, indices, out});
+  dispatchGatherKernel(ctx, symbols, sizes, "gather", units,
+                       indexType.getElementType(), main, data, indices, out);
   return success();
 }
 
@@ -297,11 +324,8 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
     return failure();
 
   // Slices move in units as wide as they allow.
-  unsigned byteSize = getByteSize(dataType.getElementType());
-  unsigned unit = getWidestUnit(ctx, byteSize, slice.getDivisor());
-  int64_t factor = unit / byteSize;
-  Poly run = slice.divideExactly(factor);
-  Poly total = outCount.divideExactly(factor);
+  GatherUnits units = getGatherUnits(ctx, dataType, slice, outCount);
+  int64_t factor = units.factor;
   SmallVector<Poly> strides = getStrides(inner);
   KernelSizes sizes(ctx);
   auto text = [&](const Poly &p) { return symbols.text(p, sizes); };
@@ -314,25 +338,18 @@ LogicalResult lowerGatherND(Operation *op, LoweringContext &ctx) {
                        ";\nbool valid = true;\n";
   offset += addTupleOffset(symbols, sizes, indexType.getElementType(), "g",
                            inner.take_front(k), strides, factor);
-  KernelSpec spec;
-  spec.name = "gather_nd";
-  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  std::string runText = text(run);
-  std::string main = "void main() {\n"
-                     "uint i = gl_GlobalInvocationID.x;\n"
-                     "if (i >= " +
-                     text(total) +
-                     ") return;\n"
-                     "uint g = i / " +
-                     runText + ", e = i % " + runText + ";\n" + offset +
-                     "y.d[i] = valid ? x.d[offset + e] : " + bitsZero(unit) +
-                     ";\n}\n";
-  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
-              bitsBuffer(0, gpu::Access::Read, unit, "x") +
-              indexBuffer(1, indexType.getElementType(), "indices") +
-              bitsBuffer(2, gpu::Access::Write, unit, "y") + main;
-  dispatchLinear(symbols, spec, sizes, total, {data, indices, out});
+  std::string runText = text(units.run);
+  std::string main =
+      "void main() {\n"
+      "uint i = gl_GlobalInvocationID.x;\n"
+      "if (i >= " +
+      text(units.total) +
+      ") return;\n"
+      "uint g = i / " +
+      runText + ", e = i % " + runText + ";\n" + offset +
+      "y.d[i] = valid ? x.d[offset + e] : " + bitsZero(units.unit) + ";\n}\n";
+  dispatchGatherKernel(ctx, symbols, sizes, "gather_nd", units,
+                       indexType.getElementType(), main, data, indices, out);
   return success();
 }
 
