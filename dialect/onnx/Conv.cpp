@@ -37,15 +37,11 @@ const AttrSpec convAttrs[kNumConvAttrs] = {
 
 FailureOr<SmallVector<int64_t>> inferConvShape(InferState &s, unsigned xi,
                                                unsigned wi) {
-  if (failed(s.checkMinRank(xi, 3, "N x C x spatial")))
+  FailureOr<int64_t> checkedGroup = checkConvOperands(s, xi, wi);
+  if (failed(checkedGroup))
     return failure();
-  int64_t rank = s.getRank(xi);
-  if (failed(s.checkRank(wi, rank)))
-    return failure();
+  int64_t group = *checkedGroup;
   ArrayRef<int64_t> x = s.getShape(xi), w = s.getShape(wi);
-  int64_t group = s.getAttrs().getInt("group");
-  if (group < 1)
-    return s.emitAttrError("group") << "must be positive, got " << group;
   int64_t channels = x[1], perGroup = w[1], filters = w[0];
   if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(perGroup) &&
       channels != perGroup * group)
@@ -57,18 +53,11 @@ FailureOr<SmallVector<int64_t>> inferConvShape(InferState &s, unsigned xi,
     return s.emitOperandError(wi)
            << "has " << filters << " filters, not divisible into " << group
            << " groups";
-  ArrayRef<int64_t> kernel = w.drop_front(2);
-  if (llvm::any_of(kernel, ShapedType::isDynamic))
-    return s.emitOperandError(wi)
-           << "must have static spatial dimensions, got " << s.getType(wi);
-  std::optional<SmallVector<int64_t>> kernelShape =
-      s.getAttrs().getInts("kernel_shape");
-  if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
-    return s.emitAttrError("kernel_shape")
-           << "does not match the spatial dimensions of '"
-           << s.getOperandName(wi) << "' (" << s.getType(wi) << ")";
+  FailureOr<ArrayRef<int64_t>> kernel = inferConvKernel(s, wi);
+  if (failed(kernel))
+    return failure();
   FailureOr<WindowGeometry> g =
-      computeWindowGeometry(s.getAttrs(), x.drop_front(2), kernel, false,
+      computeWindowGeometry(s.getAttrs(), x.drop_front(2), *kernel, false,
                             [&] { return s.emitError(); });
   if (failed(g))
     return failure();
@@ -128,14 +117,9 @@ FailureOr<Tensor> convolve(EvalState &s, const Tensor &xT, const Tensor &wT,
   int64_t perGroup = channels / group, filtersPerGroup = filters / group;
   size_t spatial = xs.size() - 2;
   ArrayRef<int64_t> inSizes = xs.drop_front(2), kernel = ws.drop_front(2);
-  SmallVector<int64_t> outShape = {batch, filters};
-  outShape.append(g->output.begin(), g->output.end());
-
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor w = convertTensor(wT, ElementType::F64);
-  Tensor out(ElementType::F64, outShape);
-  ArrayRef<double> xv = x.getValues<double>(), wv = w.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Convolution f = makeF64Convolution(xT, wT, batch, filters, g->output);
+  ArrayRef<double> xv = f.x.getValues<double>(), wv = f.w.getValues<double>();
+  MutableArrayRef<double> ov = f.out.getMutableValues<double>();
   Tensor bias;
   if (biasT)
     bias = convertTensor(biasT, ElementType::F64);
@@ -176,7 +160,7 @@ FailureOr<Tensor> convolve(EvalState &s, const Tensor &xT, const Tensor &wT,
       });
     }
   }
-  return out;
+  return std::move(f.out);
 }
 
 namespace {

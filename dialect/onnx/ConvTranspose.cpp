@@ -35,15 +35,11 @@ const AttrSpec convTransposeAttrs[] = {
 LogicalResult inferConvTranspose(InferState &s) {
   if (failed(s.checkFloat(0)) || failed(s.checkSameElementType(0, 1)))
     return failure();
-  if (failed(s.checkMinRank(0, 3, "N x C x spatial")))
+  FailureOr<int64_t> checkedGroup = checkConvOperands(s, 0, 1);
+  if (failed(checkedGroup))
     return failure();
-  int64_t rank = s.getRank(0);
-  if (failed(s.checkRank(1, rank)))
-    return failure();
+  int64_t group = *checkedGroup;
   ArrayRef<int64_t> x = s.getShape(0), w = s.getShape(1);
-  int64_t group = s.getAttrs().getInt("group");
-  if (group < 1)
-    return s.emitAttrError("group") << "must be positive, got " << group;
   int64_t channels = x[1], wChannels = w[0], perGroup = w[1];
   if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(wChannels) &&
       channels != wChannels)
@@ -65,18 +61,11 @@ LogicalResult inferConvTranspose(InferState &s) {
              << "must have " << filters
              << " elements (one per output channel), got " << b;
   }
-  ArrayRef<int64_t> kernel = w.drop_front(2);
-  if (llvm::any_of(kernel, ShapedType::isDynamic))
-    return s.emitOperandError(1)
-           << "must have static spatial dimensions, got " << s.getType(1);
-  std::optional<SmallVector<int64_t>> kernelShape =
-      s.getAttrs().getInts("kernel_shape");
-  if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
-    return s.emitAttrError("kernel_shape")
-           << "does not match the spatial dimensions of 'W' (" << s.getType(1)
-           << ")";
+  FailureOr<ArrayRef<int64_t>> kernel = inferConvKernel(s, 1);
+  if (failed(kernel))
+    return failure();
   FailureOr<WindowGeometry> g = computeTransposedGeometry(
-      s.getAttrs(), x.drop_front(2), kernel, [&] { return s.emitError(); });
+      s.getAttrs(), x.drop_front(2), *kernel, [&] { return s.emitError(); });
   if (failed(g))
     return failure();
   SmallVector<int64_t> shape = {x[0], filters};
@@ -97,14 +86,9 @@ LogicalResult evalConvTranspose(EvalState &s) {
   int64_t batch = xs[0], channels = xs[1], perGroup = ws[1];
   int64_t filters = perGroup * group, channelsPerGroup = channels / group;
   size_t spatial = inSizes.size();
-  SmallVector<int64_t> outShape = {batch, filters};
-  outShape.append(g->output.begin(), g->output.end());
-
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor w = convertTensor(wT, ElementType::F64);
-  Tensor out(ElementType::F64, outShape);
-  ArrayRef<double> xv = x.getValues<double>(), wv = w.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Convolution f = makeF64Convolution(xT, wT, batch, filters, g->output);
+  ArrayRef<double> xv = f.x.getValues<double>(), wv = f.w.getValues<double>();
+  MutableArrayRef<double> ov = f.out.getMutableValues<double>();
   int64_t inPlane = getNumElements(inSizes);
   int64_t outPlane = getNumElements(g->output);
   int64_t kernelSize = getNumElements(kernel);
@@ -147,7 +131,7 @@ LogicalResult evalConvTranspose(EvalState &s) {
       }
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  s.addOutput(convertTensor(f.out, xT.getElementType()));
   return success();
 }
 

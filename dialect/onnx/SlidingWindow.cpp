@@ -25,6 +25,20 @@ static WindowGeometry readWindowAttrs(const OpAttrs &attrs,
   return g;
 }
 
+/// Checks spatial dimension `i` of `g`: strides, dilations and kernel sizes
+/// positive, pads not negative.
+static LogicalResult
+checkWindowDimension(const WindowGeometry &g, size_t i,
+                     llvm::function_ref<InFlightDiagnostic()> emitError) {
+  size_t rank = g.kernel.size();
+  if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1)
+    return emitError() << "strides, dilations and kernel sizes must be "
+                          "positive";
+  if (g.pads[i] < 0 || g.pads[rank + i] < 0)
+    return emitError() << "attribute 'pads' must not be negative";
+  return success();
+}
+
 FailureOr<WindowGeometry>
 computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
                       ArrayRef<int64_t> kernel, bool allowCeilMode,
@@ -40,13 +54,9 @@ computeWindowGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
   if (g.pads.size() != 2 * rank)
     return emitError() << "attribute 'pads' must have " << uint64_t(2 * rank)
                        << " values";
-  for (size_t i = 0; i < rank; ++i) {
-    if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1)
-      return emitError() << "strides, dilations and kernel sizes must be "
-                            "positive";
-    if (g.pads[i] < 0 || g.pads[rank + i] < 0)
-      return emitError() << "attribute 'pads' must not be negative";
-  }
+  for (size_t i = 0; i < rank; ++i)
+    if (failed(checkWindowDimension(g, i, emitError)))
+      return failure();
   StringRef autoPad = attrs.getString("auto_pad");
   bool ceilMode = allowCeilMode && attrs.getInt("ceil_mode") != 0;
   if (autoPad != "NOTSET" && attrs.has("pads"))
@@ -123,11 +133,8 @@ computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
     return emitError() << "attribute 'pads' cannot be used with auto_pad "
                        << autoPad;
   for (size_t i = 0; i < rank; ++i) {
-    if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1)
-      return emitError() << "strides, dilations and kernel sizes must be "
-                            "positive";
-    if (g.pads[i] < 0 || g.pads[rank + i] < 0)
-      return emitError() << "attribute 'pads' must not be negative";
+    if (failed(checkWindowDimension(g, i, emitError)))
+      return failure();
     // ONNX requires output_padding < stride or < dilation.
     if (outputPadding[i] < 0 ||
         outputPadding[i] >= std::max(g.strides[i], g.dilations[i]))
@@ -172,6 +179,40 @@ computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
     g.output.push_back(size);
   }
   return g;
+}
+
+FailureOr<int64_t> checkConvOperands(InferState &s, unsigned x, unsigned w) {
+  if (failed(s.checkMinRank(x, 3, "N x C x spatial")) ||
+      failed(s.checkRank(w, s.getRank(x))))
+    return failure();
+  int64_t group = s.getAttrs().getInt("group");
+  if (group < 1)
+    return s.emitAttrError("group") << "must be positive, got " << group;
+  return group;
+}
+
+FailureOr<ArrayRef<int64_t>> inferConvKernel(InferState &s, unsigned w) {
+  ArrayRef<int64_t> kernel = s.getShape(w).drop_front(2);
+  if (llvm::any_of(kernel, ShapedType::isDynamic))
+    return s.emitOperandError(w)
+           << "must have static spatial dimensions, got " << s.getType(w);
+  std::optional<SmallVector<int64_t>> kernelShape =
+      s.getAttrs().getInts("kernel_shape");
+  if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
+    return s.emitAttrError("kernel_shape")
+           << "does not match the spatial dimensions of '"
+           << s.getOperandName(w) << "' (" << s.getType(w) << ")";
+  return kernel;
+}
+
+F64Convolution makeF64Convolution(const Tensor &x, const Tensor &w,
+                                  int64_t batch, int64_t filters,
+                                  ArrayRef<int64_t> output) {
+  SmallVector<int64_t> outShape = {batch, filters};
+  outShape.append(output.begin(), output.end());
+  return {convertTensor(x, ElementType::F64),
+          convertTensor(w, ElementType::F64),
+          Tensor(ElementType::F64, outShape)};
 }
 
 } // namespace onyx::onnx

@@ -44,6 +44,24 @@ computeTransposedGeometry(const OpAttrs &attrs, ArrayRef<int64_t> input,
                           ArrayRef<int64_t> kernel,
                           llvm::function_ref<InFlightDiagnostic()> emitError);
 
+/// Checks what Conv and ConvTranspose ask alike of their data operand `x`
+/// and weights `w`: `x` is N x C x spatial, `w` of the same rank, and the
+/// attribute `group` positive, which it returns.
+FailureOr<int64_t> checkConvOperands(InferState &s, unsigned x, unsigned w);
+
+/// The kernel sizes of weights operand `w` (its dims after the first two):
+/// static, and equal to attribute `kernel_shape` where it is given.
+FailureOr<ArrayRef<int64_t>> inferConvKernel(InferState &s, unsigned w);
+
+/// The f64 copies that the reference convolutions compute in: the input,
+/// the weights, and a result of zeros of shape [batch, filters, output...].
+struct F64Convolution {
+  Tensor x, w, out;
+};
+F64Convolution makeF64Convolution(const Tensor &x, const Tensor &w,
+                                  int64_t batch, int64_t filters,
+                                  ArrayRef<int64_t> output);
+
 /// The auto_pad values the spec allows.
 extern const StringRef autoPadValues[4];
 

@@ -105,6 +105,32 @@ func.func @bias(%x: tensor<1x3x2x2xf32>, %w: tensor<3x2x3x3xf32>, %b: tensor<3xf
   return %0 : tensor<1x2x4x4xf32>
 }
 
+// -----
+
+// The checks ConvTranspose shares with Conv (their rows in invalid.mlir).
+
+func.func @group(%x: tensor<1x3x2x2xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'group' must be positive, got 0}}
+  %0 = "onnx.ConvTranspose"(%x, %w) {group = 0 : si64} : (tensor<1x3x2x2xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @kernel_shape(%x: tensor<1x3x2x2xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'kernel_shape' does not match the spatial dimensions of 'W' (tensor<3x2x3x3xf32>)}}
+  %0 = "onnx.ConvTranspose"(%x, %w) {kernel_shape = [3, 2]} : (tensor<1x3x2x2xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @negative_pads(%x: tensor<1x3x2x2xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'pads' must not be negative}}
+  %0 = "onnx.ConvTranspose"(%x, %w) {pads = [0, -1, 0, 0]} : (tensor<1x3x2x2xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
 //--- run.mlir
 
 // Two groups of 2 input channels and 3 filters; H: stride 2, one row of

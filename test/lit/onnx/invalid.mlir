@@ -115,6 +115,30 @@ func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> te
 
 // -----
 
+func.func @conv_group(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{'onnx.Conv' op attribute 'group' must be positive, got 0}}
+  %0 = "onnx.Conv"(%x, %w) {group = 0 : si64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @conv_kernel_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{'onnx.Conv' op attribute 'kernel_shape' does not match the spatial dimensions of 'W' (tensor<4x3x3x3xf32>)}}
+  %0 = "onnx.Conv"(%x, %w) {kernel_shape = [3, 2]} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @conv_strides(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{'onnx.Conv' op strides, dilations and kernel sizes must be positive}}
+  %0 = "onnx.Conv"(%x, %w) {strides = [1, 0]} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
 func.func @conv_window(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32> {
   // expected-error @+1 {{'onnx.Conv' op window of size 3 does not fit spatial dimension 0 of size 2 with its padding}}
   %0 = "onnx.Conv"(%x, %w) : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32>
