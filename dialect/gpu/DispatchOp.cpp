@@ -340,25 +340,19 @@ ParseResult DispatchOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   if (succeeded(parser.parseOptionalKeyword("push"))) {
+    // An SSA value's entry is a unit attribute.
     SmallVector<Attribute> values;
-    if (parser.parseLParen())
-      return failure();
-    do {
-      OpAsmParser::UnresolvedOperand operand;
-      bool present;
-      if (parser.parseOptionalOperand(operand, present))
-        return failure();
-      if (present) {
-        dynamicPush.push_back(operand);
-        values.push_back(UnitAttr::get(b.getContext()));
-        continue;
-      }
-      Attribute value;
-      if (parser.parseAttribute(value))
+    auto entry = [&](const OpAsmParser::UnresolvedOperand *operand) {
+      Attribute value = UnitAttr::get(b.getContext());
+      if (operand)
+        dynamicPush.push_back(*operand);
+      else if (parser.parseAttribute(value))
         return failure();
       values.push_back(value);
-    } while (succeeded(parser.parseOptionalComma()));
-    if (parser.parseRParen())
+      return success();
+    };
+    if (parser.parseLParen() ||
+        detail::parseOperandOrOtherList(parser, entry) || parser.parseRParen())
       return failure();
     result.addAttribute(kPushConstants, b.getArrayAttr(values));
   }

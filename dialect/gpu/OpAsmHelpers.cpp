@@ -50,6 +50,20 @@ void printIntegerTuple(OpAsmPrinter &p, ArrayRef<int64_t> values) {
   p << ")";
 }
 
+ParseResult parseOperandOrOtherList(
+    OpAsmParser &parser,
+    llvm::function_ref<ParseResult(const OpAsmParser::UnresolvedOperand *)>
+        entry) {
+  do {
+    OpAsmParser::UnresolvedOperand operand;
+    bool present;
+    if (parser.parseOptionalOperand(operand, present) ||
+        entry(present ? &operand : nullptr))
+      return failure();
+  } while (succeeded(parser.parseOptionalComma()));
+  return success();
+}
+
 ParseResult
 parseMixedList(OpAsmParser &parser, char open, unsigned count,
                SmallVectorImpl<int64_t> &values,
@@ -60,22 +74,18 @@ parseMixedList(OpAsmParser &parser, char open, unsigned count,
   unsigned n = 0;
   if (open == '(' && count == 0 && succeeded(parser.parseOptionalRParen()))
     return success();
-  do {
-    OpAsmParser::UnresolvedOperand operand;
-    bool present;
-    if (parser.parseOptionalOperand(operand, present))
-      return failure();
-    if (present) {
-      dynamic.push_back(operand);
-      values.push_back(ShapedType::kDynamic);
-    } else {
-      int64_t value;
-      if (parseInteger(parser, value))
-        return failure();
-      values.push_back(value);
-    }
+  auto entry = [&](const OpAsmParser::UnresolvedOperand *operand) {
     ++n;
-  } while (succeeded(parser.parseOptionalComma()));
+    int64_t value = ShapedType::kDynamic;
+    if (operand)
+      dynamic.push_back(*operand);
+    else if (parseInteger(parser, value))
+      return failure();
+    values.push_back(value);
+    return success();
+  };
+  if (parseOperandOrOtherList(parser, entry))
+    return failure();
   if (open == '[' ? parser.parseRSquare() : parser.parseRParen())
     return failure();
   if (count && n != count)

@@ -20,6 +20,14 @@ ParseResult parseIntegerTuple(OpAsmParser &parser, unsigned count,
                               SmallVectorImpl<int64_t> &values);
 void printIntegerTuple(OpAsmPrinter &p, ArrayRef<int64_t> values);
 
+/// The entries of a comma-separated list (its brackets are the caller's),
+/// each an SSA value or another form: `entry` gets the operand where the
+/// entry is one, or null where it must parse the entry itself.
+ParseResult parseOperandOrOtherList(
+    OpAsmParser &parser,
+    llvm::function_ref<ParseResult(const OpAsmParser::UnresolvedOperand *)>
+        entry);
+
 /// A list of integers and SSA values between `open` and `close` brackets
 /// ('[' or '('), as in `[%n, 1, 1]`: each value is an `index` operand and
 /// its entry in `values` is ShapedType::kDynamic. `count` 0 takes any number.
