@@ -304,24 +304,17 @@ Operation *Parser::parseCustomOperation(Block *block) {
   }
   consume();
 
-  OperationState state(getLocation(nameLoc), OperationName(info));
-  bool created = false;
-  auto cleanup = llvm::make_scope_exit([&] {
-    if (!created)
-      dropRegionReferences(state);
-  });
+  PendingOperation pending(getLocation(nameLoc), OperationName(info));
   // As in MLIR, the op's regions resolve bare op names in its default
   // dialect (none unless it declares one), whatever encloses it.
   defaultDialects.push_back(info->defaultDialect);
   auto popDefault = llvm::make_scope_exit([&] { defaultDialects.pop_back(); });
   CustomOpAsmParser asmParser(*this, info);
-  if (failed(info->parse(asmParser, state))) {
+  if (failed(info->parse(asmParser, pending.state))) {
     // Hooks report their errors; make sure one is reported in any case.
     return nullError(nameLoc, "failed to parse custom op '" + name + "'");
   }
-  Operation *op = Operation::create(state);
-  created = true;
-  block->push_back(op);
+  Operation *op = pending.create(block);
   if (failed(parseTrailingLocation(op)))
     return nullptr;
   return op;

@@ -286,11 +286,18 @@ OpInfo *Parser::lookupGenericOpInfo(StringRef name, const char *loc) {
   return ctx->getOrCreateOpInfo(name);
 }
 
-/// Frees the regions of an op that was never created, after dropping the
-/// uses their ops hold so that they can go in any order.
-void detail::dropRegionReferences(OperationState &state) {
+detail::PendingOperation::~PendingOperation() {
+  if (created)
+    return;
   for (std::unique_ptr<Region> &region : state.regions)
     region->dropAllReferences();
+}
+
+Operation *detail::PendingOperation::create(Block *block) {
+  Operation *op = Operation::create(state);
+  created = true;
+  block->push_back(op);
+  return op;
 }
 
 Operation *Parser::parseGenericOperation(Block *block) {
@@ -313,12 +320,8 @@ Operation *Parser::parseGenericOperation(Block *block) {
   OpInfo *info = cached;
   consume();
 
-  OperationState state(getLocation(nameLoc), OperationName(info));
-  bool created = false;
-  auto cleanup = llvm::make_scope_exit([&] {
-    if (!created)
-      dropRegionReferences(state);
-  });
+  PendingOperation pending(getLocation(nameLoc), OperationName(info));
+  OperationState &state = pending.state;
 
   SmallVector<UnresolvedOperand, 4> operands;
   if (failed(expect(Token::LParen, "expected '(' to start operand list")))
@@ -385,9 +388,7 @@ Operation *Parser::parseGenericOperation(Block *block) {
   }
   state.addTypes(fnType.getResults());
 
-  Operation *op = Operation::create(state);
-  created = true;
-  block->push_back(op);
+  Operation *op = pending.create(block);
   if (failed(parseTrailingLocation(op)))
     return nullptr;
   return op;

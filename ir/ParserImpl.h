@@ -382,8 +382,25 @@ StringRef getDialectSymbolSpelling(const char *start, StringRef ns,
                                    StringRef body);
 /// The name of a `@symbol` token, unquoted into `storage` if needed.
 StringRef getSymbolName(const Token &tok, std::string &storage);
-/// Drops what the regions of an op that was never created refer to.
-void dropRegionReferences(OperationState &state);
+
+/// An op being parsed, generic or custom. Where parsing fails before the op
+/// is created, the regions parsed so far are freed after dropping the uses
+/// their ops hold, so that they can go in any order.
+class PendingOperation {
+public:
+  PendingOperation(Location loc, OperationName name) : state(loc, name) {}
+  PendingOperation(const PendingOperation &) = delete;
+  PendingOperation &operator=(const PendingOperation &) = delete;
+  ~PendingOperation();
+
+  /// Creates the op from `state` at the end of `block`.
+  Operation *create(Block *block);
+
+  OperationState state;
+
+private:
+  bool created = false;
+};
 
 } // namespace detail
 } // namespace onyx
