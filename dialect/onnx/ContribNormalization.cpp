@@ -72,14 +72,11 @@ bool sameOrDynamic(int64_t a, int64_t b) {
 }
 
 LogicalResult inferSkip(InferState &s, bool simplified) {
-  if (failed(s.checkFloat(0)))
+  if (failed(s.checkFloat(0)) ||
+      failed(
+          s.checkRankIn(0, {2, 3}, "[tokens, hidden] or [batch, seq, hidden]")))
     return failure();
   int64_t rank = s.getRank(0);
-  if (rank != 2 && rank != 3)
-    return s.emitOperandError(0)
-           << "must have rank 2 or 3 ([tokens, hidden] or [batch, seq, "
-              "hidden]), got "
-           << s.getType(0);
   ArrayRef<int64_t> shape = s.getShape(0);
   int64_t hidden = shape.back();
   // skip is input's shape, or broadcasts to it with the same hidden size

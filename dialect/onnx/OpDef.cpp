@@ -186,6 +186,19 @@ LogicalResult InferState::checkRank(unsigned i, int64_t rank) {
          << "must have rank " << rank << ", got " << getType(i);
 }
 
+LogicalResult InferState::checkRankIn(unsigned i, ArrayRef<int64_t> ranks,
+                                      StringRef layout) {
+  if (llvm::is_contained(ranks, getRank(i)))
+    return success();
+  InFlightDiagnostic diag = emitOperandError(i);
+  diag << "must have rank ";
+  for (size_t k = 0; k < ranks.size(); ++k)
+    diag << (k == 0 ? "" : k + 1 == ranks.size() ? " or " : ", ") << ranks[k];
+  if (!layout.empty())
+    diag << " (" << layout << ")";
+  return diag << ", got " << getType(i);
+}
+
 LogicalResult InferState::checkMinRank(unsigned i, int64_t rank,
                                        StringRef layout) {
   if (getRank(i) >= rank)

@@ -90,6 +90,10 @@ public:
   LogicalResult checkSameElementType(unsigned i, unsigned j);
   /// Checks that operand i has rank `rank`.
   LogicalResult checkRank(unsigned i, int64_t rank);
+  /// Checks that operand i has one of `ranks` (in increasing order);
+  /// `layout`, if any, names the dimensions of each in the error.
+  LogicalResult checkRankIn(unsigned i, ArrayRef<int64_t> ranks,
+                            StringRef layout = "");
   /// Checks that operand i has rank `rank` or more; `layout` ("N x C x
   /// spatial"), if any, names its dimensions in the error.
   LogicalResult checkMinRank(unsigned i, int64_t rank, StringRef layout = "");

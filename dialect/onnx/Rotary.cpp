@@ -46,12 +46,9 @@ bool sameOrDynamic(int64_t a, int64_t b) {
 }
 
 LogicalResult inferRotary(InferState &s) {
-  if (failed(s.checkFloat(0)))
+  if (failed(s.checkFloat(0)) || failed(s.checkRankIn(0, {3, 4})))
     return failure();
   int64_t rank = s.getRank(0);
-  if (rank != 3 && rank != 4)
-    return s.emitOperandError(0)
-           << "must have rank 3 or 4, got " << s.getType(0);
   ArrayRef<int64_t> shape = s.getShape(0);
   int64_t numHeads = s.getAttrs().getInt("num_heads");
   int64_t headSize = shape[3 % rank];
@@ -247,12 +244,9 @@ LogicalResult inferMsRotary(InferState &s) {
   if (attrs.getFloat("scale") != 1.0)
     return s.emitAttrError("scale")
            << "must be 1: ONNX Runtime does not define another";
-  if (failed(s.checkFloat(0)))
+  if (failed(s.checkFloat(0)) || failed(s.checkRankIn(0, {3, 4})))
     return failure();
   int64_t rank = s.getRank(0);
-  if (rank != 3 && rank != 4)
-    return s.emitOperandError(0)
-           << "must have rank 3 or 4, got " << s.getType(0);
   if (failed(s.checkInteger(1)))
     return failure();
   for (unsigned i = 2; i < 4; ++i)

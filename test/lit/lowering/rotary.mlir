@@ -87,6 +87,14 @@ func.func @odd_dim(%x: tensor<1x2x3x8xf32>, %c: tensor<1x3x4xf32>) -> tensor<1x2
   return %0 : tensor<1x2x3x8xf32>
 }
 
+// -----
+
+func.func @rank(%x: tensor<3x8xf32>, %c: tensor<1x3x4xf32>) -> tensor<3x8xf32> {
+  // expected-error @+1 {{'onnx.RotaryEmbedding' op operand 'X' must have rank 3 or 4, got tensor<3x8xf32>}}
+  %0 = "onnx.RotaryEmbedding"(%x, %c, %c) : (tensor<3x8xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
 //--- pair.mlir
 // Queries and keys rotated by the same angles (a decoder layer's, here of 3
 // and 1 heads): one dispatch rotates both, each into its own result.
