@@ -349,6 +349,19 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     printed = true;
   };
   auto reportMessage = [](const std::string &message) { reportError(message); };
+  // The measured generation: the ids as they come (one prompt), then all of
+  // them and the times.
+  auto printGeneration = [&](DecoderSession &session) -> LogicalResult {
+    FailureOr<GenerationResult> result =
+        generate(session, *prompts, generation, printId);
+    if (printed)
+      llvm::outs() << '\n';
+    if (failed(result))
+      return failure();
+    printIds(*result, live);
+    printTimes(*result, *prompts);
+    return success();
+  };
 
   // One compiled plan for every step, with the cache on the device.
   std::string why;
@@ -377,16 +390,8 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
         DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
                                    reportMessage, int64_t(prompts->size()));
-    if (failed(session))
+    if (failed(session) || failed(printGeneration(**session)))
       return failure();
-    FailureOr<GenerationResult> result =
-        generate(**session, *prompts, generation, printId);
-    if (printed)
-      llvm::outs() << '\n';
-    if (failed(result))
-      return failure();
-    printIds(*result, live);
-    printTimes(*result, *prompts);
     const runtime::ExecutableCounters &counters = compiled->exe->getCounters();
     llvm::outs() << fmt::format(
         "compiled once: {} kernels in {:.1f} ms, {} pipelines; {} "
@@ -437,14 +442,8 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       *interface,
       [&](ArrayRef<Tensor> inputs) { return runStep(options, vulkan, inputs); },
       reportMessage);
-  FailureOr<GenerationResult> result =
-      generate(session, *prompts, generation, printId);
-  if (printed)
-    llvm::outs() << '\n';
-  if (failed(result))
+  if (failed(printGeneration(session)))
     return failure();
-  printIds(*result, live);
-  printTimes(*result, *prompts);
   llvm::outs() << "note: each step was imported"
                << (vulkan ? ", compiled and loaded" : "")
                << " for its own shapes, the cache passing through the host";
