@@ -7,12 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 
+#include "unittests/support/TestFiles.h"
+
 #include "dialect/gpu/GpuDialect.h"
 #include "ir/Context.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -22,13 +23,6 @@ using namespace onyx;
 using namespace onyx::runtime;
 
 namespace {
-
-void overwrite(StringRef path, StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  ASSERT_FALSE(ec);
-  os << bytes;
-}
 
 TEST(PipelineCacheTest, ReadsOnlyAHeaderOfThisDevice) {
   Context ctx;
@@ -69,7 +63,7 @@ TEST(PipelineCacheTest, ReadsOnlyAHeaderOfThisDevice) {
 
   // What this device's driver wrote (here: a header with no pipelines) is
   // read back.
-  overwrite(path, bytes);
+  unittest::overwriteFile(path, bytes);
   EXPECT_EQ(create()->getPipelineCacheBytesLoaded(), sizeof(header));
 
   // Anything else is left out.
@@ -80,13 +74,14 @@ TEST(PipelineCacheTest, ReadsOnlyAHeaderOfThisDevice) {
   VkPipelineCacheHeaderVersionOne huge = header;
   huge.headerSize = 1 << 20;
   for (const VkPipelineCacheHeaderVersionOne &h : {other, otherUuid, huge}) {
-    overwrite(path, StringRef(reinterpret_cast<const char *>(&h), sizeof(h)));
+    unittest::overwriteFile(
+        path, StringRef(reinterpret_cast<const char *>(&h), sizeof(h)));
     std::unique_ptr<Device> device = create();
     ASSERT_TRUE(device);
     EXPECT_EQ(device->getPipelineCacheBytesLoaded(), 0u);
   }
   for (StringRef truncated : {bytes.take_front(7), StringRef()}) {
-    overwrite(path, truncated);
+    unittest::overwriteFile(path, truncated);
     std::unique_ptr<Device> device = create();
     ASSERT_TRUE(device);
     EXPECT_EQ(device->getPipelineCacheBytesLoaded(), 0u);

@@ -1,12 +1,13 @@
 //===- ShaderCompilerTest.cpp - GLSL to SPIR-V with a cache ---------------===//
 #include "shader/ShaderCompiler.h"
 
+#include "unittests/support/TestFiles.h"
+
 #include "ir/Context.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -56,13 +57,6 @@ std::vector<std::string> listFiles(StringRef directory) {
   return files;
 }
 
-void overwrite(StringRef path, StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  ASSERT_FALSE(ec);
-  os << bytes;
-}
-
 TEST(ShaderCompilerTest, KeepsKernelsInTheCacheDirectory) {
   Context ctx;
   Location loc = UnknownLoc::get(&ctx);
@@ -108,7 +102,7 @@ TEST(ShaderCompilerTest, KeepsKernelsInTheCacheDirectory) {
   for (const std::string &corrupt :
        {bytes.substr(0, bytes.size() - 3), bytes.substr(0, 10), badMagic,
         otherSource, std::string()}) {
-    overwrite(files[0], corrupt);
+    unittest::overwriteFile(files[0], corrupt);
     ShaderCompiler third;
     third.setCacheDirectory(directory);
     FailureOr<ArrayRef<uint32_t>> words = third.compile(kFill, loc);
