@@ -287,36 +287,50 @@ getTarget(const VkPhysicalDeviceProperties &props,
   return target;
 }
 
+namespace {
+
+/// A query's struct (`head`) with its Vulkan 1.1 and 1.2 parts chained
+/// behind it, the way both the properties and the features are queried.
+template <typename Head, typename V11, typename V12> struct VersionChain {
+  VersionChain(VkStructureType headType, VkStructureType v11Type,
+               VkStructureType v12Type)
+      : v12(makeVkStruct<V12>(v12Type)), v11(makeVkStruct<V11>(v11Type, &v12)),
+        head(makeVkStruct<Head>(headType, &v11)) {}
+  VersionChain(const VersionChain &) = delete;
+  VersionChain &operator=(const VersionChain &) = delete;
+
+  // Declared in this order so that each is built before what points to it.
+  V12 v12;
+  V11 v11;
+  Head head;
+};
+
+} // namespace
+
 /// Fills in what needs Vulkan 1.2 queries; the device is known to have it.
 static void describeDevice(const VulkanApi &api, DeviceInfo &info) {
-  auto props11 = makeVkStruct<VkPhysicalDeviceVulkan11Properties>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES);
-  auto props12 = makeVkStruct<VkPhysicalDeviceVulkan12Properties>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
-  props11.pNext = &props12;
-  auto props = makeVkStruct<VkPhysicalDeviceProperties2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  props.pNext = &props11;
-  api.vkGetPhysicalDeviceProperties2(info.handle, &props);
-  info.driver = props12.driverName;
+  VersionChain<VkPhysicalDeviceProperties2, VkPhysicalDeviceVulkan11Properties,
+               VkPhysicalDeviceVulkan12Properties>
+      props(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES,
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
+  api.vkGetPhysicalDeviceProperties2(info.handle, &props.head);
+  info.driver = props.v12.driverName;
 
-  auto f12 = makeVkStruct<VkPhysicalDeviceVulkan12Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  auto f11 = makeVkStruct<VkPhysicalDeviceVulkan11Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-  f11.pNext = &f12;
-  auto features = makeVkStruct<VkPhysicalDeviceFeatures2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  features.pNext = &f11;
-  api.vkGetPhysicalDeviceFeatures2(info.handle, &features);
+  VersionChain<VkPhysicalDeviceFeatures2, VkPhysicalDeviceVulkan11Features,
+               VkPhysicalDeviceVulkan12Features>
+      features(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+               VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+               VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  api.vkGetPhysicalDeviceFeatures2(info.handle, &features.head);
 
-  const VkPhysicalDeviceLimits &limits = props.properties.limits;
-  info.target =
-      getTarget(props.properties, props11, features.features, f11, f12);
+  const VkPhysicalDeviceLimits &limits = props.head.properties.limits;
+  info.target = getTarget(props.head.properties, props.v11,
+                          features.head.features, features.v11, features.v12);
   info.timestampPeriodNs = limits.timestampPeriod;
   for (unsigned i = 0; i < 3; ++i)
     info.maxWorkGroupCount[i] = limits.maxComputeWorkGroupCount[i];
-  info.maxMemoryAllocationSize = props11.maxMemoryAllocationSize;
+  info.maxMemoryAllocationSize = props.v11.maxMemoryAllocationSize;
 
   // Prefer a compute queue that can also write timestamps.
   uint32_t count = 0;
