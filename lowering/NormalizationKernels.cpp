@@ -96,14 +96,9 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
       isLog ? "xv - m - " + mathCall("log", ct, "s") : e + " / s";
   KernelSizes sizes(ctx);
   std::string rows = rowDeclarations(sizes, space, layout);
-  KernelSpec spec;
-  spec.name = isLog ? "log_softmax" : "softmax";
-  spec.workgroupSize = {layout.size(), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
-  spec.glsl =
-      glsl::header(spec.workgroupSize) + sizes.declaration() +
-      glsl::buffer(0, gpu::Access::Read, et, "x") +
-      glsl::buffer(1, gpu::Access::Write, et, "y") + rows +
+  KernelSpec spec = makeRowKernel(isLog ? "log_softmax" : "softmax", layout,
+                                  sizes, rows, et, et);
+  spec.glsl +=
       sharedArray(layout, ct, "red") + combineFunctions(ct) +
       "void main() {\n" + rowPrologue() + loadRowValues(values) +
       fmt::format("  {} m = {};\n", ct, glsl::lowest(et)) +
@@ -392,6 +387,37 @@ static std::optional<LogicalResult> finishEmpty(LoweringContext &ctx,
   return std::nullopt;
 }
 
+/// Allocates `outputs`: Y like the input (of `type` and `dims`) and each
+/// result that is used of 1 Mean and 2 InvStdDev (one per row of the rows
+/// from `axis`) and 3 the skip forms' sum (like the input). ONNX Runtime
+/// does not define Mean for the simplified skip form (`noMean`).
+static LogicalResult allocateNormOutputs(Operation *op, LoweringContext &ctx,
+                                         RankedTensorType type,
+                                         ArrayRef<Size> dims, int64_t axis,
+                                         bool noMean,
+                                         LayerNormOutputs &outputs) {
+  outputs.y = ctx.allocate(type, dims);
+  ctx.setResult(op->getResult(0), outputs.y);
+  // The statistics are computed only if used.
+  for (unsigned i = 1; i < op->getNumResults(); ++i) {
+    OpResult result = op->getResult(i);
+    if (result.use_empty())
+      continue;
+    if (i == 1 && noMean)
+      return ctx.emitError() << "does not compute result 'mean' on Vulkan "
+                                "(ONNX Runtime does not define it for the "
+                                "simplified form)";
+    RankedTensorType resultType = getTensorType(result);
+    if (reportUnsupported(ctx, resultType.getElementType()))
+      return failure();
+    Value view = ctx.allocate(resultType, i == 3 ? SmallVector<Size>(dims)
+                                                 : getStatsDims(dims, axis));
+    ctx.setResult(result, view);
+    (i == 1 ? outputs.mean : i == 2 ? outputs.invStdDev : outputs.sum) = view;
+  }
+  return success();
+}
+
 static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
   Value data = op->getOperand(0);
   RankedTensorType type = getTensorType(data);
@@ -408,19 +434,8 @@ static LogicalResult lowerLayerNorm(Operation *op, LoweringContext &ctx) {
     return failure();
 
   LayerNormOutputs outputs;
-  outputs.y = ctx.allocate(type, dims);
-  ctx.setResult(op->getResult(0), outputs.y);
-  // Mean and InvStdDev are computed only if used.
-  for (unsigned i = 1; i < op->getNumResults(); ++i) {
-    OpResult result = op->getResult(i);
-    if (result.use_empty())
-      continue;
-    if (reportUnsupported(ctx, getTensorType(result).getElementType()))
-      return failure();
-    Value view = ctx.allocate(getTensorType(result), getStatsDims(dims, axis));
-    ctx.setResult(result, view);
-    (i == 1 ? outputs.mean : outputs.invStdDev) = view;
-  }
+  if (failed(allocateNormOutputs(op, ctx, type, dims, axis, false, outputs)))
+    return failure();
   if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
     return *done;
 
@@ -549,24 +564,9 @@ static LogicalResult lowerSkipLayerNorm(Operation *op, LoweringContext &ctx) {
   operands.beta = simplified ? -1 : 3;
   operands.skipBias = simplified ? 3 : 4;
   LayerNormOutputs outputs;
-  outputs.y = ctx.allocate(type, dims);
-  ctx.setResult(op->getResult(0), outputs.y);
-  for (unsigned i = 1; i < op->getNumResults(); ++i) {
-    OpResult result = op->getResult(i);
-    if (result.use_empty())
-      continue;
-    if (i == 1 && simplified)
-      return ctx.emitError() << "does not compute result 'mean' on Vulkan "
-                                "(ONNX Runtime does not define it for the "
-                                "simplified form)";
-    RankedTensorType resultType = getTensorType(result);
-    if (reportUnsupported(ctx, resultType.getElementType()))
-      return failure();
-    Value view = ctx.allocate(resultType, i == 3 ? SmallVector<Size>(dims)
-                                                 : getStatsDims(dims, axis));
-    ctx.setResult(result, view);
-    (i == 1 ? outputs.mean : i == 2 ? outputs.invStdDev : outputs.sum) = view;
-  }
+  if (failed(
+          allocateNormOutputs(op, ctx, type, dims, axis, simplified, outputs)))
+    return failure();
   if (std::optional<LogicalResult> done = finishEmpty(ctx, *space))
     return *done;
   unsigned numBindings = 0;

@@ -364,16 +364,10 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
   std::string ct = glsl::computeType(type);
   KernelSizes sizes(ctx);
   std::string rows = rowDeclarations(sizes, space, layout);
-  KernelSpec spec;
-  spec.name = isMin ? "argmin" : "argmax";
-  spec.workgroupSize = {layout.size(), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
-  spec.glsl =
-      glsl::header(spec.workgroupSize) + sizes.declaration() +
-      glsl::buffer(0, gpu::Access::Read, type, "x") +
-      glsl::buffer(1, gpu::Access::Write, resultType.getElementType(), "y") +
-      rows + sharedArray(layout, ct, "red_v") +
-      sharedArray(layout, "uint", "red_i") +
+  KernelSpec spec = makeRowKernel(isMin ? "argmin" : "argmax", layout, sizes,
+                                  rows, type, resultType.getElementType());
+  spec.glsl +=
+      sharedArray(layout, ct, "red_v") + sharedArray(layout, "uint", "red_i") +
       fmt::format("const uint NONE = 0xffffffffu;\n"
                   "bool better({0} b, uint bi, {0} a, uint ai) {{\n"
                   "  if (bi == NONE) return false;\n"

@@ -221,6 +221,19 @@ std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
              layout.interleaved ? layout.lanes : 1, rowOffset, elementOffset);
 }
 
+KernelSpec makeRowKernel(StringRef name, const RowLayout &layout,
+                         const KernelSizes &sizes, const std::string &rows,
+                         Type inType, Type outType) {
+  KernelSpec spec;
+  spec.name = name.str();
+  spec.workgroupSize = {layout.size(), 1, 1};
+  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
+              glsl::buffer(0, gpu::Access::Read, inType, "x") +
+              glsl::buffer(1, gpu::Access::Write, outType, "y") + rows;
+  return spec;
+}
+
 void dispatchRows(LoweringContext &ctx, KernelSpec &spec,
                   const KernelSizes &sizes, Size workgroups,
                   ValueRange bindings) {

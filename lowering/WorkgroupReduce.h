@@ -102,6 +102,15 @@ Size getNumWorkgroups(LoweringContext &ctx, const RowSpace &space,
 std::string rowDeclarations(KernelSizes &sizes, const RowSpace &space,
                             const RowLayout &layout);
 
+/// The spec of row kernel `name` on `layout` that reads `x` (elements of
+/// `inType`, binding 0) and writes `y` (of `outType`, binding 1): its GLSL so
+/// far is the header, `sizes`' block, the buffers and `rows`
+/// (rowDeclarations); the caller appends the rest, which must take no
+/// further size from `sizes`.
+KernelSpec makeRowKernel(StringRef name, const RowLayout &layout,
+                         const KernelSizes &sizes, const std::string &rows,
+                         Type inType, Type outType);
+
 /// Makes `spec`'s kernel, with `sizes`' push constants, and dispatches it
 /// on `workgroups` with `bindings`.
 void dispatchRows(LoweringContext &ctx, KernelSpec &spec,
