@@ -156,36 +156,63 @@ struct CompressShape {
   Size outer{1}, length, inner{1};
 };
 
-/// Dispatches kernel `name` gathering runs along one axis by a list of u32
-/// positions (buffer `list`, its entry `j`): element i = (o, j, k) of y, of
-/// `total` elements, is x[(o * length + list[j]) * inner + k], for a list of
-/// `count`. Bound: x, the list, y.
+/// Where a gather along one axis finds the position in the axis of its
+/// entry `j`: in a list of u32 positions (the buffer `list`, bound between x
+/// and y), or, where `list` is empty, among the nonzero `flags` of a
+/// condition known on the host (findSelected).
+struct GatherSource {
+  StringRef list;
+  StringRef j = "j";
+  ArrayRef<Size> flags;
+};
+
+/// Dispatches kernel `name` gathering runs along one axis: element
+/// i = (o, j, k) of y, of `total` elements, is x[(o * length + src) * inner +
+/// k], where src is the position `source` gives for entry j of `count`.
+/// Bound: x, the list if any, y.
 void dispatchPositionGather(LoweringContext &ctx, StringRef name,
                             unsigned byteSize, Size total, Size inner,
-                            Size count, Size length, StringRef list,
-                            StringRef j, ValueRange bindings) {
+                            Size count, Size length, const GatherSource &source,
+                            ValueRange bindings) {
   KernelSizes sizes(ctx);
   std::string totalText = sizes.get(total), innerText = sizes.get(inner),
               countText = sizes.get(count), lengthText = sizes.get(length);
+  bool listed = !source.list.empty();
+  std::string find, src;
+  if (listed) {
+    src = fmt::format("{}.d[{}]", source.list, source.j);
+  } else {
+    SmallVector<std::string> flagTexts;
+    for (Size f : source.flags)
+      flagTexts.push_back(sizes.get(f));
+    find = findSelected(flagTexts);
+    src = "src";
+  }
   KernelSpec spec;
   spec.name = name.str();
   spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Read, gpu::Access::Write};
-  spec.glsl =
-      glsl::header(spec.workgroupSize) + sizes.declaration() +
-      bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
-      bitsBuffer(1, gpu::Access::Read, 4, list) +
-      bitsBuffer(2, gpu::Access::Write, byteSize, "y") +
-      "void main() {\n"
-      "  uint i = gl_GlobalInvocationID.x;\n"
-      "  if (i >= " +
-      totalText + ") return;\n" +
-      fmt::format("  uint k = i % {0};\n"
-                  "  uint t = i / {0};\n"
-                  "  uint {3} = t % {1};\n"
-                  "  uint o = t / {1};\n"
-                  "  y.d[i] = x.d[(o * {2} + {4}.d[{3}]) * {0} + k];\n}}\n",
-                  innerText, countText, lengthText, j, list);
+  std::string buffers = bitsBuffer(0, gpu::Access::Read, byteSize, "x");
+  spec.bindings = {gpu::Access::Read};
+  if (listed) {
+    buffers += bitsBuffer(1, gpu::Access::Read, 4, source.list);
+    spec.bindings.push_back(gpu::Access::Read);
+  }
+  buffers +=
+      bitsBuffer(spec.bindings.size(), gpu::Access::Write, byteSize, "y");
+  spec.bindings.push_back(gpu::Access::Write);
+  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() + buffers +
+              "void main() {\n"
+              "  uint i = gl_GlobalInvocationID.x;\n"
+              "  if (i >= " +
+              totalText + ") return;\n" +
+              fmt::format("  uint k = i % {0};\n"
+                          "  uint t = i / {0};\n"
+                          "  uint {2} = t % {1};\n"
+                          "  uint o = t / {1};\n",
+                          innerText, countText, source.j) +
+              find +
+              fmt::format("  y.d[i] = x.d[(o * {} + {}) * {} + k];\n}}\n",
+                          lengthText, src, innerText);
   Symbols symbols(ctx);
   dispatchLinear(symbols, spec, sizes, symbols.get(total), bindings);
 }
@@ -242,7 +269,7 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
   if (dims.size() != size_t(dataType.getRank()) || condDims.size() != 1)
     return failure();
   CompressShape shape = getCompressShape(ctx, op, dims);
-  Size outer = shape.outer, inner = shape.inner, length = shape.length;
+  Size inner = shape.inner, length = shape.length;
   // ONNX refuses a condition longer than the dimension; the verifier does
   // where both are static.
   if (failed(ctx.check(ctx.arith("gpu.lei", condDims[0], length),
@@ -266,7 +293,7 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
   if (!in)
     return failure();
   dispatchPositionGather(ctx, "compress_gather", byteSize, total, inner, count,
-                         length, "pos", "j", {in, positions, out});
+                         length, {"pos", "j", {}}, {in, positions, out});
   return success();
 }
 
@@ -345,7 +372,7 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   if (dims.size() != size_t(dataType.getRank()))
     return failure();
   CompressShape shape = getCompressShape(ctx, op, dims);
-  Size outer = shape.outer, inner = shape.inner, length = shape.length;
+  Size inner = shape.inner, length = shape.length;
   // Entries past the end of the dimension select nothing (the verifier
   // refuses a longer condition where both lengths are static).
   SmallVector<Size> flags;
@@ -364,34 +391,8 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   Value in = ctx.getView(data);
   if (!in)
     return failure();
-
-  KernelSizes sizes(ctx);
-  std::string totalText = sizes.get(total), innerText = sizes.get(inner),
-              countText = sizes.get(count), lengthText = sizes.get(length);
-  SmallVector<std::string> flagTexts;
-  for (Size f : flags)
-    flagTexts.push_back(sizes.get(f));
-  KernelSpec spec;
-  spec.name = "compress";
-  spec.workgroupSize = {glsl::linearWorkgroupSize(ctx.getTarget()), 1, 1};
-  spec.bindings = {gpu::Access::Read, gpu::Access::Write};
-  spec.glsl = glsl::header(spec.workgroupSize) + sizes.declaration() +
-              bitsBuffer(0, gpu::Access::Read, byteSize, "x") +
-              bitsBuffer(1, gpu::Access::Write, byteSize, "y") +
-              "void main() {\n"
-              "  uint i = gl_GlobalInvocationID.x;\n"
-              "  if (i >= " +
-              totalText + ") return;\n" +
-              fmt::format("  uint k = i % {0};\n"
-                          "  uint t = i / {0};\n"
-                          "  uint j = t % {1};\n"
-                          "  uint o = t / {1};\n",
-                          innerText, countText) +
-              findSelected(flagTexts) +
-              fmt::format("  y.d[i] = x.d[(o * {} + src) * {} + k];\n}}\n",
-                          lengthText, innerText);
-  Symbols symbols(ctx);
-  dispatchLinear(symbols, spec, sizes, symbols.get(total), {in, out});
+  dispatchPositionGather(ctx, "compress", byteSize, total, inner, count, length,
+                         {"", "j", flags}, {in, out});
   return success();
 }
 
@@ -668,7 +669,7 @@ LogicalResult lowerUnique(Operation *op, LoweringContext &ctx) {
 
   dispatchPositionGather(ctx, "unique_gather", byteSize,
                          ctx.mul(ctx.mul(outer, unique), inner), inner, unique,
-                         n, "items", "p", {in, items, y});
+                         n, {"items", "p", {}}, {in, items, y});
 
   KernelSizes counting(ctx);
   std::string uniqueCount = counting.get(unique), nCount = counting.get(n);
