@@ -143,12 +143,6 @@ FailureOr<Value> stack(OpBuilder &b, Location loc, ArrayRef<Value> elements,
   return concat->getResult(0);
 }
 
-void replace(Operation *op, ArrayRef<Value> values) {
-  for (auto [result, value] : llvm::zip(op->getResults(), values))
-    result.replaceAllUsesWith(value);
-  op->erase();
-}
-
 /// Follows Identity to the value it passes on.
 Value skipIdentity(Value v) {
   while (Operation *def = getDefiningOp(v, "onnx.Identity"))
@@ -240,7 +234,7 @@ LogicalResult unrollLoop(Operation *op, int64_t maxOps) {
                                << " has no static size to make empty";
     results.push_back(*stacked);
   }
-  replace(op, results);
+  replaceAndErase(op, results);
   return success();
 }
 
@@ -314,7 +308,7 @@ LogicalResult unrollScan(Operation *op, int64_t maxOps) {
                                << k << " has no static size to make empty";
     results.push_back(*stacked);
   }
-  replace(op, results);
+  replaceAndErase(op, results);
   return success();
 }
 
@@ -326,7 +320,8 @@ LogicalResult selectIfBranches(Operation *op) {
     OpBuilder b(op->getContext());
     b.setInsertionPoint(op);
     IRMapping map;
-    replace(op, cloneBody(b, op->getRegion(*cond ? 0 : 1).front(), map));
+    replaceAndErase(op,
+                    cloneBody(b, op->getRegion(*cond ? 0 : 1).front(), map));
     return success();
   }
   Operation *thenYield = &op->getRegion(0).front().back();
@@ -364,7 +359,7 @@ LogicalResult selectIfBranches(Operation *op) {
       return failure();
     results.push_back(where->getResult(0));
   }
-  replace(op, results);
+  replaceAndErase(op, results);
   return success();
 }
 

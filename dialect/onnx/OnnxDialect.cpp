@@ -193,6 +193,12 @@ Value createChained(OpBuilder &builder, Location loc, StringRef opName,
   return created ? created->getResult(0) : Value();
 }
 
+void replaceAndErase(Operation *op, ArrayRef<Value> values) {
+  for (auto [result, value] : llvm::zip(op->getResults(), values))
+    result.replaceAllUsesWith(value);
+  op->erase();
+}
+
 //===----------------------------------------------------------------------===//
 // Evaluation
 //===----------------------------------------------------------------------===//

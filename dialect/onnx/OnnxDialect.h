@@ -118,6 +118,11 @@ Operation *createOp(OpBuilder &builder, Location loc, StringRef opName,
 Value createChained(OpBuilder &builder, Location loc, StringRef opName,
                     ValueRange operands, ArrayRef<NamedAttribute> attrs = {});
 
+/// Makes the uses of each result of `op` use the value at its place in
+/// `values` instead, and erases `op`. An op may have left optional results
+/// out: `values` may be longer than its results.
+void replaceAndErase(Operation *op, ArrayRef<Value> values);
+
 /// The value of `value` if an onnx.Constant defines it; null otherwise.
 DenseElementsAttr getConstantValue(Value value);
 /// Whether `value` is an absent optional operand (of type none).

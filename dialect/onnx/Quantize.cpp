@@ -553,9 +553,7 @@ LogicalResult expandQuantizeOp(Operation *op) {
   }
   if (llvm::is_contained(results, Value()))
     return failure();
-  for (auto [result, value] : llvm::zip(op->getResults(), results))
-    result.replaceAllUsesWith(value);
-  op->erase();
+  replaceAndErase(op, results);
   return success();
 }
 

@@ -22,6 +22,8 @@
 
 #include "dialect/onnx/Recurrent.h"
 
+#include "dialect/onnx/OnnxDialect.h"
+
 #include "ir/Builder.h"
 #include "ir/Operation.h"
 
@@ -314,9 +316,7 @@ LogicalResult unrollRecurrentOp(Operation *op, int64_t maxOps) {
   }
   if (llvm::is_contained(results, Value()))
     return failure();
-  for (auto [result, value] : llvm::zip(op->getResults(), results))
-    result.replaceAllUsesWith(value);
-  op->erase();
+  replaceAndErase(op, results);
   return success();
 }
 
