@@ -419,28 +419,28 @@ void Operation::dropAllUses() {
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
-InFlightDiagnostic Operation::emitError(const llvm::Twine &message) {
-  InFlightDiagnostic diag = onyx::emitError(location);
+/// `diag` with `message` written into it.
+static InFlightDiagnostic withMessage(InFlightDiagnostic diag,
+                                      const llvm::Twine &message) {
   diag << message;
   return diag;
+}
+
+InFlightDiagnostic Operation::emitError(const llvm::Twine &message) {
+  return withMessage(onyx::emitError(location), message);
 }
 
 InFlightDiagnostic Operation::emitOpError(const llvm::Twine &message) {
-  InFlightDiagnostic diag = onyx::emitError(location);
-  diag << "'" << name.getStringRef() << "' op " << message;
-  return diag;
+  return withMessage(onyx::emitError(location),
+                     "'" + name.getStringRef() + "' op " + message);
 }
 
 InFlightDiagnostic Operation::emitWarning(const llvm::Twine &message) {
-  InFlightDiagnostic diag = onyx::emitWarning(location);
-  diag << message;
-  return diag;
+  return withMessage(onyx::emitWarning(location), message);
 }
 
 InFlightDiagnostic Operation::emitRemark(const llvm::Twine &message) {
-  InFlightDiagnostic diag = onyx::emitRemark(location);
-  diag << message;
-  return diag;
+  return withMessage(onyx::emitRemark(location), message);
 }
 
 } // namespace onyx
