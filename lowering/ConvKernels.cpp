@@ -136,7 +136,7 @@ std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
     std::string inside = "true", base = "xBase";
     for (size_t d = 0; d < last; ++d) {
       int64_t q = qp / kernelStrides[d] % kernelPrefix[d];
-      std::string id = "i" + std::to_string(d);
+      std::string id = fmt::format("i{}", d);
       // Unsigned: a position in the begin padding wraps to a large value.
       s += "    uint " + id + " = o" + std::to_string(d) + " * " +
            u(g.strides[d]) + " + " + u(q * g.dilations[d]) + " - " +
@@ -151,7 +151,7 @@ std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
       for (int64_t q = 0; q < kLast; ++q)
         offsets.insert(t * sLast + q * dLast);
     for (int64_t e : offsets) {
-      std::string v = "v" + std::to_string(e);
+      std::string v = fmt::format("v{}", e);
       s += "    uint p" + std::to_string(e) + " = oL * " + u(sLast) + " + " +
            u(e) + " - " + u(pLast) + ";\n";
       s += "    " + ct + " " + v + " = (inside && p" + std::to_string(e) +
@@ -177,17 +177,19 @@ std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
   return s;
 }
 
-LogicalResult generateConv(Operation *op, LoweringContext &ctx,
-                           const GemmEpilogue *epilogue) {
+/// Checks what the Conv and ConvTranspose kernels (`kernelName`) need of
+/// `op`: float elements that kernels hold, weights of a shape known when
+/// compiling, and each tensor of static shape within a binding's range.
+LogicalResult checkConvTypes(Operation *op, LoweringContext &ctx,
+                             StringRef kernelName) {
   auto xType = cast<RankedTensorType>(op->getOperand(0).getType());
   auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
   auto yType = cast<RankedTensorType>(op->getResult(0).getType());
   Type et = xType.getElementType();
   if (!glsl::isSupported(et) || !glsl::isFloat(et))
     return ctx.emitError() << "element type " << et
-                           << " is not supported by the Conv kernel";
-  bool hasBias =
-      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
+                           << " is not supported by the " << kernelName
+                           << " kernel";
   if (!wType.hasStaticShape())
     return ctx.emitError() << "needs the shape of its weights known when it "
                               "is compiled, got "
@@ -195,6 +197,19 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
   for (RankedTensorType type : {xType, wType, yType})
     if (type.hasStaticShape() && failed(checkBindingSize(ctx, type)))
       return failure();
+  return success();
+}
+
+LogicalResult generateConv(Operation *op, LoweringContext &ctx,
+                           const GemmEpilogue *epilogue) {
+  auto xType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto yType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type et = xType.getElementType();
+  if (failed(checkConvTypes(op, ctx, "Conv")))
+    return failure();
+  bool hasBias =
+      op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));
 
   ArrayRef<int64_t> xShape = xType.getShape(), wShape = wType.getShape();
   ArrayRef<int64_t> kernel = wShape.drop_front(2);
@@ -377,16 +392,8 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   auto wType = cast<RankedTensorType>(op->getOperand(1).getType());
   auto yType = cast<RankedTensorType>(op->getResult(0).getType());
   Type et = xType.getElementType();
-  if (!glsl::isSupported(et) || !glsl::isFloat(et))
-    return ctx.emitError() << "element type " << et
-                           << " is not supported by the ConvTranspose kernel";
-  if (!wType.hasStaticShape())
-    return ctx.emitError() << "needs the shape of its weights known when it "
-                              "is compiled, got "
-                           << Type(wType);
-  for (RankedTensorType type : {xType, wType, yType})
-    if (type.hasStaticShape() && failed(checkBindingSize(ctx, type)))
-      return failure();
+  if (failed(checkConvTypes(op, ctx, "ConvTranspose")))
+    return failure();
   ArrayRef<int64_t> wShape = wType.getShape();
   ArrayRef<int64_t> kernel = wShape.drop_front(2);
   onnx::OpAttrs attrs(op);
