@@ -71,12 +71,13 @@ template <typename Fn>
 std::optional<Elements> elementwise(Operation *op, LoweringContext &ctx,
                                     Fn fn) {
   std::optional<SmallVector<Elements>> operands = getBroadcastOperands(op, ctx);
-  if (!operands)
+  if (!operands || operands->empty())
     return std::nullopt;
   Elements result;
   for (int64_t i = 0, e = getLength(op->getResult(0)); i < e; ++i) {
-    SmallVector<Size> at;
-    for (const Elements &operand : *operands)
+    // `fn` may read the first operand's element without a check.
+    SmallVector<Size> at = {operands->front()[i]};
+    for (const Elements &operand : ArrayRef(*operands).drop_front())
       at.push_back(operand[i]);
     result.push_back(fn(ctx, ArrayRef<Size>(at)));
   }
