@@ -65,6 +65,19 @@ GATHER_CASES = [
 ]
 
 
+def quantized_inputs(first_inputs, weights_name, weights, scales, zp):
+    """The initializers and node inputs of a block-quantized op: its first
+    inputs, then the packed weights (among them, named `weights_name`), the
+    scales and the zero points where there are some."""
+    inits = [numpy_helper.from_array(weights, weights_name),
+             numpy_helper.from_array(scales, "scales")]
+    node_inputs = first_inputs + ["scales"]
+    if zp is not None:
+        inits.append(numpy_helper.from_array(zp, "zero_points"))
+        node_inputs.append("zero_points")
+    return inits, node_inputs
+
+
 def matmul_case(case, rng):
     bits, bs, zp_kind, k, n, bias, rank = case
     name = f"matmul_nbits_b{bits}_bs{bs}_{zp_kind}_k{k}_n{n}" + (
@@ -74,12 +87,7 @@ def matmul_case(case, rng):
     if zp_kind == "f32":
         zp = rng.uniform(0, (1 << bits) - 1, scales.shape).astype(np.float32)
     bias_value = (rng.standard_normal(n) * 0.1).astype(np.float32)
-    inits = [numpy_helper.from_array(b, "B"),
-             numpy_helper.from_array(scales, "scales")]
-    node_inputs = ["A", "B", "scales"]
-    if zp is not None:
-        inits.append(numpy_helper.from_array(zp, "zero_points"))
-        node_inputs.append("zero_points")
+    inits, node_inputs = quantized_inputs(["A", "B"], "B", b, scales, zp)
     if bias:
         while len(node_inputs) < 5:
             node_inputs.append("")
@@ -114,12 +122,8 @@ def gather_case(case, rng):
         "i64" if index_type == TensorProto.INT64 else "i32")
     table = rng.standard_normal((rows, d))
     data, scales, zp = bq.quantize_table(table, bits, bs, zero_points)
-    inits = [numpy_helper.from_array(data, "data"),
-             numpy_helper.from_array(scales, "scales")]
-    node_inputs = ["data", "indices", "scales"]
-    if zp is not None:
-        inits.append(numpy_helper.from_array(zp, "zero_points"))
-        node_inputs.append("zero_points")
+    inits, node_inputs = quantized_inputs(["data", "indices"], "data", data,
+                                          scales, zp)
     node = helper.make_node("GatherBlockQuantized", node_inputs, ["Y"],
                             domain="com.microsoft", bits=bits, block_size=bs,
                             name="gather_block_quantized")
