@@ -235,13 +235,16 @@ static CompressShape getCompressShape(LoweringContext &ctx, Operation *op,
 }
 
 /// Allocates Compress's result for `count` selected entries (the data's
-/// dims with `count` at the axis, or `count` alone) and returns it with its
-/// element count. Dims the result type knows are taken from it.
-static std::pair<Value, Size> allocateCompressResult(LoweringContext &ctx,
-                                                     Operation *op,
-                                                     const CompressShape &shape,
-                                                     ArrayRef<Size> dims,
-                                                     Size count) {
+/// dims with `count` at the axis, or `count` alone; dims the result type
+/// knows are taken from it) and gathers them from the data with kernel
+/// `name`, `source` giving each entry's position (in the list `positions`
+/// where it names one).
+static LogicalResult gatherCompressed(LoweringContext &ctx, Operation *op,
+                                      const CompressShape &shape,
+                                      ArrayRef<Size> dims, Size count,
+                                      unsigned byteSize, StringRef name,
+                                      const GatherSource &source,
+                                      Value positions = {}) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<Size> resultDims = {count};
   if (shape.hasAxis) {
@@ -253,7 +256,19 @@ static std::pair<Value, Size> allocateCompressResult(LoweringContext &ctx,
       resultDims[d] = dim;
   Value out = ctx.allocate(resultType, resultDims);
   ctx.setResult(op->getResult(0), out);
-  return {out, ctx.mul(ctx.mul(shape.outer, count), shape.inner)};
+  Size total = ctx.mul(ctx.mul(shape.outer, count), shape.inner);
+  if (total.isStatic() && total.constant == 0)
+    return success();
+  Value in = ctx.getView(op->getOperand(0));
+  if (!in)
+    return failure();
+  SmallVector<Value, 3> bindings = {in};
+  if (positions)
+    bindings.push_back(positions);
+  bindings.push_back(out);
+  dispatchPositionGather(ctx, name, byteSize, total, shape.inner, count,
+                         shape.length, source, bindings);
+  return success();
 }
 
 /// Compress whose condition kernels compute: the positions of its true
@@ -269,7 +284,7 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
   if (dims.size() != size_t(dataType.getRank()) || condDims.size() != 1)
     return failure();
   CompressShape shape = getCompressShape(ctx, op, dims);
-  Size inner = shape.inner, length = shape.length;
+  Size length = shape.length;
   // ONNX refuses a condition longer than the dimension; the verifier does
   // where both are static.
   if (failed(ctx.check(ctx.arith("gpu.lei", condDims[0], length),
@@ -286,15 +301,8 @@ LogicalResult lowerCompressOnDevice(Operation *op, LoweringContext &ctx) {
       ctx, n,
       glsl::buffer(0, gpu::Access::Read, condType.getElementType(), "c"),
       glsl::load(condType.getElementType(), "c", "i"), {condView}, positions);
-  auto [out, total] = allocateCompressResult(ctx, op, shape, dims, count);
-  if (total.isStatic() && total.constant == 0)
-    return success();
-  Value in = ctx.getView(data);
-  if (!in)
-    return failure();
-  dispatchPositionGather(ctx, "compress_gather", byteSize, total, inner, count,
-                         length, {"pos", "j", {}}, {in, positions, out});
-  return success();
+  return gatherCompressed(ctx, op, shape, dims, count, byteSize,
+                          "compress_gather", {"pos", "j", {}}, positions);
 }
 
 /// NonZero of data kernels compute: the flat positions of its nonzero
@@ -372,7 +380,7 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
   if (dims.size() != size_t(dataType.getRank()))
     return failure();
   CompressShape shape = getCompressShape(ctx, op, dims);
-  Size inner = shape.inner, length = shape.length;
+  Size length = shape.length;
   // Entries past the end of the dimension select nothing (the verifier
   // refuses a longer condition where both lengths are static).
   SmallVector<Size> flags;
@@ -385,15 +393,8 @@ LogicalResult lowerCompress(Operation *op, LoweringContext &ctx) {
     flags.push_back(taken);
     count = ctx.arith("gpu.addi", count, taken);
   }
-  auto [out, total] = allocateCompressResult(ctx, op, shape, dims, count);
-  if (total.isStatic() && total.constant == 0)
-    return success();
-  Value in = ctx.getView(data);
-  if (!in)
-    return failure();
-  dispatchPositionGather(ctx, "compress", byteSize, total, inner, count, length,
-                         {"", "j", flags}, {in, out});
-  return success();
+  return gatherCompressed(ctx, op, shape, dims, count, byteSize, "compress",
+                          {"", "j", flags});
 }
 
 /// NonZero of a small integer input of the function: its elements are
