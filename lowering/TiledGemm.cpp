@@ -49,24 +49,6 @@ uint64_t getReductionElements(const GemmTile &t) {
   return t.kGroups > 1 ? uint64_t(t.kGroups / 2) * t.bm * t.bn : 0;
 }
 
-uint64_t getSharedBytes(const GemmProblem &p, const GemmTile &t) {
-  // A fused norm's statistics and their reduction (declareRowNormStats).
-  uint64_t normBytes =
-      p.rowNorm ? (2 * uint64_t(t.bm) + t.getNumThreads()) * sizeof(float) : 0;
-  return (uint64_t(t.getStepK()) * (getStrideA(p, t) + getStrideB(p, t)) +
-          getReductionElements(t)) *
-             getComputeBytes(p.elementType) +
-         normBytes;
-}
-
-bool fits(const GemmProblem &p, const GemmTile &t,
-          const gpu::TargetDesc &target) {
-  unsigned threads = t.getNumThreads();
-  return threads <= target.maxComputeWorkGroupInvocations &&
-         threads <= target.maxComputeWorkGroupSize[0] &&
-         getSharedBytes(p, t) <= target.maxComputeSharedMemorySize;
-}
-
 unsigned powerOf2Ceil(int64_t value) {
   return unsigned(llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(value, 1))));
 }
@@ -78,6 +60,48 @@ bool useVectorA(const GemmProblem &p, const GemmTile &t) {
 }
 bool useVectorB(const GemmProblem &p, const GemmTile &t) {
   return p.bVector && (p.bRowMajor ? t.bn % 4 == 0 : t.getStepK() % 4 == 0);
+}
+
+/// Whether both tiles are kept k-contiguous in shared memory: where A is
+/// row-major and B is stored [n, k] (a Gemm with transB, the weights of
+/// products with run-time rows) and copied as vec4s along k. The copy of
+/// B then stores whole vec4s as it loaded them (A's too where A is copied
+/// as vec4s; a scalar copy of A, such as one that normalizes its rows,
+/// stores neighbouring words), and the inner loop reads a vec4 along k per
+/// row of A and per column of B. The k-major layout
+/// would scatter every such vec4 into four words k * stride apart.
+bool useKContiguousTiles(const GemmProblem &p, const GemmTile &t) {
+  return glsl::computeType(p.elementType) == "float" && p.aRowMajor &&
+         !p.bRowMajor && useVectorB(p, t) && t.getStepK() % 4 == 0 &&
+         t.bk % 4 == 0;
+}
+
+/// The vec4s per row of a k-contiguous tile: odd, so that the eight rows
+/// (columns) that a quarter of a subgroup reads at once fall in distinct
+/// 16-byte bank groups.
+unsigned getKContiguousStride(const GemmTile &t) {
+  unsigned vectors = t.getStepK() / 4;
+  return vectors % 2 ? vectors : vectors + 1;
+}
+
+uint64_t getSharedBytes(const GemmProblem &p, const GemmTile &t) {
+  // A fused norm's statistics and their reduction (declareRowNormStats).
+  uint64_t normBytes =
+      p.rowNorm ? (2 * uint64_t(t.bm) + t.getNumThreads()) * sizeof(float) : 0;
+  uint64_t tiles =
+      useKContiguousTiles(p, t)
+          ? uint64_t(t.bm + t.bn) * getKContiguousStride(t) * 4
+          : uint64_t(t.getStepK()) * (getStrideA(p, t) + getStrideB(p, t));
+  return (tiles + getReductionElements(t)) * getComputeBytes(p.elementType) +
+         normBytes;
+}
+
+bool fits(const GemmProblem &p, const GemmTile &t,
+          const gpu::TargetDesc &target) {
+  unsigned threads = t.getNumThreads();
+  return threads <= target.maxComputeWorkGroupInvocations &&
+         threads <= target.maxComputeWorkGroupSize[0] &&
+         getSharedBytes(p, t) <= target.maxComputeSharedMemorySize;
 }
 
 /// A size as the heuristics see it: kNominalDim where only the run knows.
@@ -180,6 +204,9 @@ struct TileCopy {
   std::string check; // the bounds check of a load, empty if none
   /// Whether the shared array holds vec4s (written one float at a time).
   bool sharedVectors = false;
+  /// Whether the shared array holds the tile's rows (A) or columns (B) as
+  /// `stride` vec4s along k each (useKContiguousTiles), written whole.
+  bool kContiguous = false;
 
   unsigned getUnits() const { return rows * cols / width; }
   unsigned getNumLoads() const { return (getUnits() + threads - 1) / threads; }
@@ -202,7 +229,7 @@ struct TileCopy {
     // sectors.
     bool alongK = isA == rowMajor;
     unsigned mnDim = isA ? rows : cols;
-    bool paired = width == 4 && alongK && perRow % 2 == 0;
+    bool paired = width == 4 && alongK && perRow % 2 == 0 && !kContiguous;
     for (unsigned i = 0; i < getNumLoads(); ++i) {
       std::string e = "(tid + " + u(i * threads) + ")";
       std::string r = var("r", i), c = var("c", i);
@@ -264,7 +291,9 @@ struct TileCopy {
   }
 
   /// Stores the registers into shared array `array` (k-major: A(r, k) at
-  /// [k * stride + r], B(k, c) at [k * stride + c]).
+  /// [k * stride + r], B(k, c) at [k * stride + c]; k-contiguous: the vec4
+  /// from A(r, k) at [r * stride + k / 4], from B(k, c) at [c * stride +
+  /// k / 4]).
   std::string store(StringRef array) const {
     std::string s;
     auto element = [&](const std::string &index) {
@@ -281,7 +310,11 @@ struct TileCopy {
              ") {\n";
         indent += "  ";
       }
-      if (width == 1) {
+      if (kContiguous) {
+        s += indent + array.str() + "[" + mn + " * " + u(stride) + " + " + k +
+             " / 4u]" + (width == 1 ? "[" + k + " % 4u]" : "") + " = " + v +
+             ";\n";
+      } else if (width == 1) {
         s += indent + element(k + " * " + u(stride) + " + " + mn) + " = " + v +
              ";\n";
       } else {
@@ -543,7 +576,13 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   // 4 * ty (4 * tx) apart. Otherwise a thread owns rows ty + i * ty and
   // columns tx + j * tx. Either way, neighbouring threads read neighbouring
   // shared words and write neighbouring outputs.
-  bool sharedVectors = ct == "float" && t.tm % 4 == 0 && t.tn % 4 == 0;
+  // Tiles kept k-contiguous (useKContiguousTiles) are read a vec4 along k
+  // per row and column, with the rows and columns of a thread spread as in
+  // the scalar form.
+  bool kContiguous = useKContiguousTiles(p, t);
+  bool sharedVectors =
+      !kContiguous && ct == "float" && t.tm % 4 == 0 && t.tn % 4 == 0;
+  unsigned strideK = getKContiguousStride(t);
   auto rowOf = [&](unsigned i) {
     return sharedVectors ? "ty * 4u + " + u(i / 4 * 4 * ty + i % 4)
                          : "ty + " + u(i * ty);
@@ -559,11 +598,12 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     copy.isA = isA;
     copy.rows = isA ? t.bm : stepK;
     copy.cols = isA ? stepK : t.bn;
-    copy.stride = isA ? strideA : strideB;
+    copy.stride = kContiguous ? strideK : isA ? strideA : strideB;
     copy.rowMajor = isA ? p.aRowMajor : p.bRowMajor;
     copy.width = (isA ? useVectorA(p, t) : useVectorB(p, t)) ? 4 : 1;
     copy.threads = threads;
     copy.sharedVectors = sharedVectors;
+    copy.kContiguous = kContiguous;
     return copy;
   };
   TileCopy copyA = makeCopy(true), copyB = makeCopy(false);
@@ -591,7 +631,10 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
     s += store;
   else
     return {};
-  if (sharedVectors) {
+  if (kContiguous) {
+    s += "shared vec4 As[" + std::to_string(t.bm * strideK) + "];\n";
+    s += "shared vec4 Bs[" + std::to_string(t.bn * strideK) + "];\n";
+  } else if (sharedVectors) {
     s += "shared vec4 As[" + std::to_string(stepK * strideA / 4) + "];\n";
     s += "shared vec4 Bs[" + std::to_string(stepK * strideB / 4) + "];\n";
   } else {
@@ -655,38 +698,67 @@ std::string generateGemmKernel(const GemmProblem &p, const GemmTile &t,
   s += "    if (k0 + " + u(stepK) + " < " + kEnd + ") {\n" +
        copyA.load("k0 + " + u(stepK), ct) + copyB.load("k0 + " + u(stepK), ct) +
        "    }\n";
-  if (grouped)
-    s += "    for (uint kk = kg * " + u(t.bk) + "; kk < kg * " + u(t.bk) +
-         " + " + u(t.bk) + "; ++kk) {\n";
-  else
-    s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
-  if (sharedVectors) {
-    for (unsigned i = 0; i < t.tm; i += 4)
-      s += "      vec4 a" + std::to_string(i / 4) + " = As[kk * " +
-           u(strideA / 4) + " + ty + " + u(i / 4 * ty) + "];\n";
-    for (unsigned j = 0; j < t.tn; j += 4)
-      s += "      vec4 b" + std::to_string(j / 4) + " = Bs[kk * " +
-           u(strideB / 4) + " + tx + " + u(j / 4 * tx) + "];\n";
-  } else {
+  if (kContiguous) {
+    // A vec4 of four k per row and column: each accumulator still adds its
+    // products in the order of k.
+    unsigned per = t.bk / 4;
+    if (grouped)
+      s += "    for (uint kq = kg * " + u(per) + "; kq < kg * " + u(per) +
+           " + " + u(per) + "; ++kq) {\n";
+    else
+      s += "    for (uint kq = 0u; kq < " + u(per) + "; ++kq) {\n";
     for (unsigned i = 0; i < t.tm; ++i)
-      s += "      " + ct + " a" + std::to_string(i) + " = As[kk * " +
-           u(strideA) + " + ty + " + u(i * ty) + "];\n";
-    for (unsigned j = 0; j < t.tn; ++j)
-      s += "      " + ct + " b" + std::to_string(j) + " = Bs[kk * " +
-           u(strideB) + " + tx + " + u(j * tx) + "];\n";
-  }
-  auto operand = [&](StringRef name, unsigned i) {
-    if (!sharedVectors)
-      return name.str() + std::to_string(i);
-    return name.str() + std::to_string(i / 4) + "[" + std::to_string(i % 4) +
-           "]";
-  };
-  for (unsigned i = 0; i < t.tm; ++i) {
-    s += "     ";
-    for (unsigned j = 0; j < t.tn; ++j)
-      s += " c" + std::to_string(i) + "_" + std::to_string(j) +
-           " += " + operand("a", i) + " * " + operand("b", j) + ";";
-    s += "\n";
+      s += "      vec4 a" + std::to_string(i) + " = As[(" + rowOf(i) + ") * " +
+           u(strideK) + " + kq];\n";
+    // One column's vec4 at a time, so that only A's vectors stay live
+    // across the columns.
+    for (unsigned j = 0; j < t.tn; ++j) {
+      std::string b = "b" + std::to_string(j);
+      s += "      vec4 " + b + " = Bs[(" + colOf(j) + ") * " + u(strideK) +
+           " + kq];\n";
+      for (unsigned l = 0; l < 4; ++l) {
+        s += "     ";
+        for (unsigned i = 0; i < t.tm; ++i)
+          s += " c" + std::to_string(i) + "_" + std::to_string(j) + " += a" +
+               std::to_string(i) + "[" + std::to_string(l) + "] * " + b + "[" +
+               std::to_string(l) + "];";
+        s += "\n";
+      }
+    }
+  } else {
+    if (grouped)
+      s += "    for (uint kk = kg * " + u(t.bk) + "; kk < kg * " + u(t.bk) +
+           " + " + u(t.bk) + "; ++kk) {\n";
+    else
+      s += "    for (uint kk = 0u; kk < " + u(t.bk) + "; ++kk) {\n";
+    if (sharedVectors) {
+      for (unsigned i = 0; i < t.tm; i += 4)
+        s += "      vec4 a" + std::to_string(i / 4) + " = As[kk * " +
+             u(strideA / 4) + " + ty + " + u(i / 4 * ty) + "];\n";
+      for (unsigned j = 0; j < t.tn; j += 4)
+        s += "      vec4 b" + std::to_string(j / 4) + " = Bs[kk * " +
+             u(strideB / 4) + " + tx + " + u(j / 4 * tx) + "];\n";
+    } else {
+      for (unsigned i = 0; i < t.tm; ++i)
+        s += "      " + ct + " a" + std::to_string(i) + " = As[kk * " +
+             u(strideA) + " + ty + " + u(i * ty) + "];\n";
+      for (unsigned j = 0; j < t.tn; ++j)
+        s += "      " + ct + " b" + std::to_string(j) + " = Bs[kk * " +
+             u(strideB) + " + tx + " + u(j * tx) + "];\n";
+    }
+    auto operand = [&](StringRef name, unsigned i) {
+      if (!sharedVectors)
+        return name.str() + std::to_string(i);
+      return name.str() + std::to_string(i / 4) + "[" + std::to_string(i % 4) +
+             "]";
+    };
+    for (unsigned i = 0; i < t.tm; ++i) {
+      s += "     ";
+      for (unsigned j = 0; j < t.tn; ++j)
+        s += " c" + std::to_string(i) + "_" + std::to_string(j) +
+             " += " + operand("a", i) + " * " + operand("b", j) + ";";
+      s += "\n";
+    }
   }
   s += "    }\n    barrier();\n  }\n";
 

@@ -250,14 +250,24 @@ func.func @main(%a: tensor<6x5xi32>, %b: tensor<5x4xi32>) -> tensor<6x4xi32> {
 // binds the Transpose's input and reads it through the permuted strides.
 // Attention's q (perm [0, 2, 1, 3]) and k transposed for q k^T (perm
 // [0, 2, 3, 1]): both contiguous along k, so both read as vec4; only
-// the head dimension of the batch moves them.
+// the head dimension of the batch moves them. Both tiles stay contiguous
+// along k in shared memory (useKContiguousTiles): each copy stores the
+// vec4 it loaded, rows (columns) of 16 k padded to 5 vec4s, and the inner
+// loop reads a vec4 of four k per row of A and per column of B.
 // TR-LABEL: module
 // TR-NOT: @transpose
 // TR: gpu.kernel @matmul(read, read, write)
+// TR-SAME: shared vec4 As[80];
+// TR-SAME: shared vec4 Bs[80];
 // TR-SAME: vec4 loadA4(uint row, uint k) { return a.d[(aBase + row * 128u + k) / 4u]; }
 // TR-SAME: vec4 loadB4(uint k, uint col) { return b.d[(bBase + col * 128u + k) / 4u]; }
 // TR-SAME: aBase = 0u + bz1 * 32u;
 // TR-SAME: bBase = 0u + bz1 * 32u;
+// TR-SAME: As[ar0 * 5u + ac0 / 4u] = av0;
+// TR-SAME: Bs[bc0 * 5u + br0 / 4u] = bv0;
+// TR-SAME: for (uint kq = 0u; kq < 4u; ++kq)
+// TR-SAME: vec4 a0 = As[(ty + 0u) * 5u + kq];
+// TR-SAME: vec4 b0 = Bs[(tx + 0u) * 5u + kq];
 // TR: gpu.dispatch @matmul[1, 1, 4](%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}) : !gpu.view<1x16x4x32xf32>, !gpu.view<1x16x4x32xf32>, !gpu.view<1x4x16x16xf32>
 // TR-NOT: gpu.dispatch
 func.func @main(%q: tensor<1x16x4x32xf32>, %k: tensor<1x16x4x32xf32>) -> tensor<1x4x16x16xf32> {
