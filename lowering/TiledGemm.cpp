@@ -161,6 +161,16 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
       t.tn = std::min(bn, block);
     }
   }
+  // Tiles of 8 x 8 outputs a thread that stay contiguous along k
+  // (useKContiguousTiles) take the target's step along k. On an H200, GPT-2's
+  // logits product at 128 tokens (128 x 768 x 50257) took 704 us with 32
+  // against 807 with 16; its 64 x 64 tiles of 4 x 4 took longer with 32 (83
+  // -> 95 us), so they keep 16 (bench/RESULTS.md).
+  if (unsigned stepK = choices.kContiguousStepK;
+      stepK && t.tm * t.tn >= 64 && p.aRowMajor && !p.bRowMajor && p.bVector &&
+      glsl::computeType(p.elementType) == "float" &&
+      nominal(p.k) >= 2 * int64_t(stepK))
+    t.bk = stepK;
   // Fit the target: fewer threads with more outputs each, less shared
   // memory with a shorter step along k, and smaller tiles as a last resort.
   while (!fits(p, t, target)) {

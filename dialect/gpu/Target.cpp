@@ -109,12 +109,13 @@ struct DeviceKindEntry {
 } // namespace
 
 static constexpr DeviceKindEntry kDeviceKinds[] = {
-    // splitGemmK, minGemmWorkgroups, gemmThreadBlock, depthwiseRun
-    {DeviceKind::Gpu, "gpu", {true, 64, 0, 0}},
+    // splitGemmK, minGemmWorkgroups, gemmThreadBlock, depthwiseRun,
+    // kContiguousStepK
+    {DeviceKind::Gpu, "gpu", {true, 64, 0, 0, 32}},
     // Measured on lavapipe (2 cores): a 240 x 128 x 960 product takes 420
     // ms split into 64 x 64 tiles of 4 x 4, 230 ms whole in 128 x 128
     // tiles of 8 x 8.
-    {DeviceKind::Cpu, "cpu", {false, 2, 8, 8}},
+    {DeviceKind::Cpu, "cpu", {false, 2, 8, 8, 0}},
 };
 
 const KernelChoices &getKernelChoices(DeviceKind kind) {

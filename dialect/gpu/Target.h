@@ -95,6 +95,11 @@ struct KernelChoices {
   /// (a batch of one-row products through shared memory, which suits a
   /// GPU).
   unsigned depthwiseRun;
+  /// The step along k of GEMM tiles of 8 x 8 outputs per invocation whose
+  /// operands stay contiguous along k in shared memory (a B stored [n, k]):
+  /// 32 reads 128 bytes of each row and column per step, whole cache lines
+  /// of a GPU; 0 keeps the step of 16.
+  unsigned kContiguousStepK;
 };
 const KernelChoices &getKernelChoices(DeviceKind kind);
 /// The spelling of `kind` in `gpu.target` ("gpu", "cpu").

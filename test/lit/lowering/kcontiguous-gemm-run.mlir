@@ -1,10 +1,11 @@
 // Products whose B is stored [n, k] keep both tiles contiguous along k in
 // shared memory (useKContiguousTiles, lowering/TiledGemm.cpp), run on
-// lavapipe with the validation layer against the reference backend:
-// linear layers (Gemm with transB) whose workgroups share k among groups of
-// threads, with and without alpha and a bias; and a LayerNormalization read
-// by a MatMul with constant weights and rows known only at run time, whose
-// weights (64 x 256) onnx-transpose-gemv-weights stores [n, k] and whose A is copied
+// lavapipe with the validation layer against the reference backend: linear
+// layers (Gemm with transB) whose workgroups share k among groups of
+// threads, with and without alpha and a bias; one of 128 x 128 tiles, which
+// step 32 along k on a GPU; and a LayerNormalization read by a MatMul with
+// constant weights (64 x 256) and rows known only at run time, whose
+// weights onnx-transpose-gemv-weights stores [n, k] and whose A is copied
 // one normalized element at a time. Shaped for a GPU (--kernels-for=gpu)
 // and for a CPU device (the default on lavapipe: 8 x 8 outputs a thread).
 
@@ -21,6 +22,12 @@
 // RUN: onyx-run %t/linear.mlir --validate --check --atol=1e-5 \
 // RUN:   --input=@%t/x.npy --input=@%t/w.npy --input=@%t/x2.npy --input=@%t/w2.npy \
 // RUN:   --input=@%t/c.npy | FileCheck %s --check-prefix=LINEAR
+
+// RUN: %python %S/Inputs/make_npy.py %t/wx.npy 11 1024 64
+// RUN: %python %S/Inputs/make_npy.py %t/ww.npy 12 1024 64
+// RUN: onyx-opt %t/wide.mlir --target=nvidia --convert-onnx-to-gpu | FileCheck %s --check-prefix=WIDE-GLSL
+// RUN: onyx-run %t/wide.mlir --kernels-for=gpu --validate --check --atol=1e-5 \
+// RUN:   --input=@%t/wx.npy --input=@%t/ww.npy | FileCheck %s --check-prefix=WIDE
 
 // RUN: %python %S/Inputs/make_npy.py %t/n1.npy 6 1 64
 // RUN: %python %S/Inputs/make_npy.py %t/n7.npy 7 7 64
@@ -54,6 +61,19 @@ func.func @main(%x: tensor<16x512xf32>, %w: tensor<32x512xf32>, %x2: tensor<64x2
   %0 = "onnx.Gemm"(%x, %w) {transB = 1 : si64} : (tensor<16x512xf32>, tensor<32x512xf32>) -> tensor<16x32xf32>
   %1 = "onnx.Gemm"(%x2, %w2, %c) {transB = 1 : si64, alpha = 0.5 : f32} : (tensor<64x256xf32>, tensor<96x256xf32>, tensor<96xf32>) -> tensor<64x96xf32>
   return %0, %1 : tensor<16x32xf32>, tensor<64x96xf32>
+}
+
+//--- wide.mlir
+// Tiles of 128 x 128 with 8 x 8 outputs a thread step 32 along k on a GPU:
+// 128 bytes of each row and column per step.
+// WIDE-GLSL: gpu.kernel @gemm(read, read, write)
+// WIDE-GLSL-SAME: shared vec4 As[1152];
+// WIDE-GLSL-SAME: for (uint k0 = 0u; k0 < 64u; k0 += 32u)
+// WIDE-GLSL-SAME: for (uint kq = 0u; kq < 8u; ++kq)
+// WIDE: output 0 vs ref: {{.*}}: PASS
+func.func @main(%x: tensor<1024x64xf32>, %w: tensor<1024x64xf32>) -> tensor<1024x1024xf32> {
+  %0 = "onnx.Gemm"(%x, %w) {transB = 1 : si64} : (tensor<1024x64xf32>, tensor<1024x64xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
 }
 
 //--- norm.mlir
