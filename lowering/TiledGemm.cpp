@@ -72,8 +72,7 @@ bool useVectorB(const GemmProblem &p, const GemmTile &t) {
 /// would scatter every such vec4 into four words k * stride apart.
 bool useKContiguousTiles(const GemmProblem &p, const GemmTile &t) {
   return glsl::computeType(p.elementType) == "float" && p.aRowMajor &&
-         !p.bRowMajor && useVectorB(p, t) && t.getStepK() % 4 == 0 &&
-         t.bk % 4 == 0;
+         !p.bRowMajor && useVectorB(p, t) && t.bk % 4 == 0;
 }
 
 /// The vec4s per row of a k-contiguous tile: odd, so that the eight rows
@@ -167,10 +166,12 @@ GemmTile chooseGemmTile(const GemmProblem &p, const gpu::TargetDesc &target) {
   // against 807 with 16; its 64 x 64 tiles of 4 x 4 took longer with 32 (83
   // -> 95 us), so they keep 16 (bench/RESULTS.md).
   if (unsigned stepK = choices.kContiguousStepK;
-      stepK && t.tm * t.tn >= 64 && p.aRowMajor && !p.bRowMajor && p.bVector &&
-      glsl::computeType(p.elementType) == "float" &&
-      nominal(p.k) >= 2 * int64_t(stepK))
-    t.bk = stepK;
+      stepK && t.tm * t.tn >= 64 && nominal(p.k) >= 2 * int64_t(stepK)) {
+    GemmTile stepped = t;
+    stepped.bk = stepK;
+    if (useKContiguousTiles(p, stepped))
+      t = stepped;
+  }
   // Fit the target: fewer threads with more outputs each, less shared
   // memory with a shorter step along k, and smaller tiles as a last resort.
   while (!fits(p, t, target)) {
