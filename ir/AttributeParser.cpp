@@ -103,7 +103,7 @@ Attribute Parser::parseArrayAttr() {
 ParseResult Parser::parseAttributeDict(SmallVectorImpl<NamedAttribute> &attrs) {
   if (failed(expect(Token::LBrace, "expected '{' in attribute dictionary")))
     return failure();
-  llvm::SmallDenseSet<Attribute, 8> seen;
+  llvm::DenseSet<Attribute> seen;
   for (const NamedAttribute &attr : attrs)
     seen.insert(attr.name);
   if (consumeIf(Token::RBrace))

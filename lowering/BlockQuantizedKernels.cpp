@@ -161,7 +161,7 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
     s += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
   for (size_t i = 0; i < p.splitResults.size(); ++i)
     s += glsl::buffer(binding + i, gpu::Access::Write, resultType,
-                      "y" + std::to_string(i));
+                      fmt::format("y{}", i));
   s += fmt::format("float scaleOf(uint block) {{ return {}; }}\n",
                    glsl::load(p.et, "scales", "block"));
   if (!p.hasZeros)
@@ -199,8 +199,9 @@ std::string nbitsCommon(const NBitsProblem &p, StringRef bType) {
                                        "{0}.d[k + 2u], {0}.d[k + 3u])",
                                        name.str());
       };
-      std::string v = p.rowNorm->rms ? "(" + x.str() + ")"
-                                     : "(" + x.str() + " - nStats[nr])";
+      std::string v = p.rowNorm->rms
+                          ? fmt::format("({})", x.str())
+                          : fmt::format("({} - nStats[nr])", x.str());
       v += " * nStats[nr + 1u] * " + param("nscale");
       if (p.normBias)
         v += " + " + param("nbias");

@@ -346,9 +346,11 @@ static std::string keyOf(const Poly &p) {
   std::string key;
   for (const Poly::Term &t : p.getTerms()) {
     key += std::to_string(t.coefficient);
-    for (unsigned s : t.symbols)
-      key += "*" + std::to_string(s);
-    key += "+";
+    for (unsigned s : t.symbols) {
+      key += '*';
+      key += std::to_string(s);
+    }
+    key += '+';
   }
   return key;
 }

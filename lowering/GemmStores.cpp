@@ -14,6 +14,8 @@
 
 #include "lowering/Glsl.h"
 
+#include <fmt/format.h>
+
 namespace onyx::lowering {
 
 namespace {
@@ -57,7 +59,7 @@ std::string generateSplitStores(ArrayRef<Value> parts,
     if (i < storeIndex.size() && !storeIndex[i].empty())
       at = storeIndex[i];
     std::string store =
-        glsl::store(resultType, "y" + std::to_string(i), at, "sv");
+        glsl::store(resultType, fmt::format("y{}", i), at, "sv");
     first += partWidth;
     if (i + 1 < parts.size())
       stores += " if (sc < " + u(first) + ") { " + store + " } else";
@@ -80,7 +82,7 @@ std::string generateGemmStore(const GemmProblem &p, unsigned first) {
     decls += glsl::buffer(binding, gpu::Access::Write, resultType, "y");
   for (size_t i = 0; i < p.splitResults.size(); ++i)
     decls += glsl::buffer(binding + i, gpu::Access::Write, resultType,
-                          "y" + std::to_string(i));
+                          fmt::format("y{}", i));
   std::string body = "uint idx = " + p.outputIndex + "; " + p.outputValue;
   std::string value = "v";
   if (p.epilogue) {

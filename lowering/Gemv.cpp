@@ -153,7 +153,7 @@ std::string generateColumnDots(const GemmProblem &p, const GemvShape &g,
       t += open(r, indent);
       for (unsigned i = 0; i < loads; ++i) {
         std::string a = aAt(r, at(i));
-        std::string b = "b" + std::to_string(i);
+        std::string b = fmt::format("b{}", i);
         t +=
             fmt::format("{}acc{} += {};\n", indent.str(), r,
                         g.vector ? "dot(" + a + ", " + b + ")" : a + " * " + b);

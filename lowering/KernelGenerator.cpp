@@ -228,8 +228,8 @@ LogicalResult LoweringContext::check(Size condition, StringRef message,
   for (Size v : values)
     operands.push_back(toValue(builder, loc, v));
   // The run reports it as an error of the op lowered.
-  std::string text =
-      "'" + current->getName().getStringRef().str() + "' op " + message.str();
+  std::string text = fmt::format(
+      "'{}' op {}", current->getName().getStringRef().str(), message.str());
   builder.create<gpu::AssertOp>(loc, condition.value, text,
                                 ValueRange(operands));
   return success();

@@ -212,7 +212,7 @@ std::string generateNBitsGemv(const NBitsProblem &p, const NBitsGemvPlan &g,
     }
     // The blocks' scales and zero points too: none waits for a branch.
     for (unsigned i = 0; i < g.unroll; ++i)
-      s += loadBlock("wi" + std::to_string(i), "_" + std::to_string(i), "    ");
+      s += loadBlock(fmt::format("wi{}", i), fmt::format("_{}", i), "    ");
     for (unsigned i = 0; i < g.unroll; ++i) {
       if (i == 0) {
         s += "    {\n";
@@ -221,7 +221,7 @@ std::string generateNBitsGemv(const NBitsProblem &p, const NBitsGemvPlan &g,
         s += fmt::format("    if (w + {} < {}) {{\n", u(i * g.lanes),
                          u(fullWords));
         s += process(fmt::format("(w + {})", u(i * g.lanes)),
-                     "_" + std::to_string(i), valuesPerWord, "      ");
+                     fmt::format("_{}", i), valuesPerWord, "      ");
       }
       s += "    }\n";
     }
@@ -257,7 +257,7 @@ std::string generateNBitsGemv(const NBitsProblem &p, const NBitsGemvPlan &g,
     if (g.cluster == g.lanes) {
       s += "  if (lane == 0u) {\n";
       for (unsigned o = 0; o < outs; ++o)
-        s += store(o, "sum" + std::to_string(o), "    ");
+        s += store(o, fmt::format("sum{}", o), "    ");
       s += "  }\n}\n";
       return s;
     }
@@ -273,7 +273,7 @@ std::string generateNBitsGemv(const NBitsProblem &p, const NBitsGemvPlan &g,
       s += fmt::format("    float t{} = red[{}];\n", o, base);
       for (unsigned i = 1; i < partials; ++i)
         s += fmt::format("    t{} += red[{} + {}];\n", o, base, u(i));
-      s += store(o, "t" + std::to_string(o), "    ");
+      s += store(o, fmt::format("t{}", o), "    ");
     }
     s += "  }\n}\n";
     return s;

@@ -284,7 +284,7 @@ LogicalResult lowerTrilu(Operation *op, LoweringContext &ctx) {
       if (!view)
         return failure();
       bindings.push_back(view);
-      k = "k";
+      k = std::string("k");
       std::string b = symbols.intText(bound, sizes);
       kCode = readIndex(IntegerType::get(ctx.getContext(), 64), "kBuffer", "0",
                         "k") +

@@ -254,9 +254,9 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   }
   for (auto [n, part] : llvm::enumerate(parts)) {
     decls +=
-        glsl::buffer(binding++, gpu::Access::Read, et, "x" + std::to_string(n));
-    decls += glsl::buffer(binding++, gpu::Access::Write, et,
-                          "y" + std::to_string(n));
+        glsl::buffer(binding++, gpu::Access::Read, et, fmt::format("x{}", n));
+    decls +=
+        glsl::buffer(binding++, gpu::Access::Write, et, fmt::format("y{}", n));
     spec.bindings.append({gpu::Access::Read, gpu::Access::Write});
     views.append({part.x, part.y});
   }
@@ -264,7 +264,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   // The statements that rotate element i of part n (of x{n} into y{n}).
   auto rotate = [&](const RotaryPart &part,
                     unsigned n) -> FailureOr<std::string> {
-    std::string x = "x" + std::to_string(n), y = "y" + std::to_string(n);
+    std::string x = fmt::format("x{}", n), y = fmt::format("y{}", n);
     std::string seqSize = sizes.get(part.seq);
     std::string row;
     if (hasPositions) {
