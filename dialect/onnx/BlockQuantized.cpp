@@ -225,25 +225,22 @@ LogicalResult evalMatMulNBits(EvalState &s) {
   if (a.getShape().back() != k)
     return s.emitError() << "A's last dimension is " << a.getShape().back()
                          << ", not K = " << k;
-  Tensor ad = convertTensor(a, ElementType::F64);
-  ArrayRef<double> x = ad.getValues<double>();
   Tensor bias;
   if (s.hasInput(5))
     bias = convertTensor(s.input(5), ElementType::F64);
   int64_t rows = a.getNumElements() / k;
   SmallVector<int64_t> shape(a.getShape());
   shape.back() = n;
-  Tensor out(ElementType::F64, shape);
-  MutableArrayRef<double> y = out.getMutableValues<double>();
+  F64Evaluation f(s, shape);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t col = 0; col < n; ++col) {
       double acc = bias ? bias.getValues<double>()[col] : 0.0;
       for (int64_t i = 0; i < k; ++i)
-        acc += x[r * k + i] * (*weight)[i * n + col];
-      y[r * n + col] = acc;
+        acc += f.x[r * k + i] * (*weight)[i * n + col];
+      f.y[r * n + col] = acc;
     }
   }
-  s.addOutput(convertTensor(out, a.getElementType()));
+  f.addOutput();
   return success();
 }
 

@@ -149,6 +149,18 @@ NormalizedRows normalizeFromAxis(EvalState &s, bool simplified,
 
 namespace {
 
+/// The mean of `values` and the mean of their squared deviations from it.
+std::pair<double, double> getMeanAndVariance(ArrayRef<double> values) {
+  double mean = 0, var = 0;
+  for (double v : values)
+    mean += v;
+  mean /= double(values.size());
+  for (double v : values)
+    var += (v - mean) * (v - mean);
+  var /= double(values.size());
+  return {mean, var};
+}
+
 //===----------------------------------------------------------------------===//
 // BatchNormalization
 //===----------------------------------------------------------------------===//
@@ -191,8 +203,7 @@ LogicalResult inferBatchNorm(InferState &s) {
 }
 
 LogicalResult evalBatchNorm(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
+  ArrayRef<int64_t> shape = s.input(0).getShape();
   int64_t batch = shape[0], channels = shape[1];
   int64_t plane = getNumElements(shape.drop_front(2));
   SmallVector<Tensor, 4> params;
@@ -203,10 +214,7 @@ LogicalResult evalBatchNorm(EvalState &s) {
                            << " elements";
   }
   double epsilon = s.getAttrs().getFloat("epsilon");
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor out(ElementType::F64, shape);
-  ArrayRef<double> xv = x.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Evaluation f(s);
   for (int64_t c = 0; c < channels; ++c) {
     double scale = params[0].getValues<double>()[c] /
                    std::sqrt(params[3].getValues<double>()[c] + epsilon);
@@ -215,10 +223,10 @@ LogicalResult evalBatchNorm(EvalState &s) {
     for (int64_t n = 0; n < batch; ++n) {
       int64_t base = (n * channels + c) * plane;
       for (int64_t i = 0; i < plane; ++i)
-        ov[base + i] = (xv[base + i] - mean) * scale + shift;
+        f.y[base + i] = (f.x[base + i] - mean) * scale + shift;
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   return success();
 }
 
@@ -285,34 +293,24 @@ LogicalResult inferInstanceNorm(InferState &s) {
 }
 
 LogicalResult evalInstanceNorm(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
+  ArrayRef<int64_t> shape = s.input(0).getShape();
   double epsilon = s.getAttrs().getFloat("epsilon");
   int64_t channels = shape[1];
   int64_t planes = shape[0] * channels;
   int64_t size = getNumElements(shape.drop_front(2));
-  Tensor x = convertTensor(xT, ElementType::F64);
+  F64Evaluation f(s);
   Tensor scale = convertTensor(s.input(1), ElementType::F64);
   Tensor bias = convertTensor(s.input(2), ElementType::F64);
-  Tensor out(ElementType::F64, shape);
-  ArrayRef<double> xv = x.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
   for (int64_t p = 0; p < planes; ++p) {
-    ArrayRef<double> values = xv.slice(p * size, size);
-    double mean = 0, var = 0;
-    for (double v : values)
-      mean += v;
-    mean /= double(size);
-    for (double v : values)
-      var += (v - mean) * (v - mean);
-    var /= double(size);
+    ArrayRef<double> values = f.x.slice(p * size, size);
+    auto [mean, var] = getMeanAndVariance(values);
     double factor =
         scale.getValues<double>()[p % channels] / std::sqrt(var + epsilon);
     double shift = bias.getValues<double>()[p % channels];
     for (int64_t i = 0; i < size; ++i)
-      ov[p * size + i] = (values[i] - mean) * factor + shift;
+      f.y[p * size + i] = (values[i] - mean) * factor + shift;
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   return success();
 }
 
@@ -360,8 +358,7 @@ LogicalResult inferGroupNorm(InferState &s) {
 }
 
 LogicalResult evalGroupNorm(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
+  ArrayRef<int64_t> shape = s.input(0).getShape();
   double epsilon = s.getAttrs().getFloat("epsilon");
   int64_t groups = s.getAttrs().getInt("num_groups");
   int64_t channels = shape[1];
@@ -373,32 +370,24 @@ LogicalResult evalGroupNorm(EvalState &s) {
   int64_t perGroup = channels / groups;
   int64_t spatial = getNumElements(shape.drop_front(2));
   int64_t size = perGroup * spatial;
-  Tensor x = convertTensor(xT, ElementType::F64);
+  F64Evaluation f(s);
   Tensor scale = convertTensor(s.input(1), ElementType::F64);
   Tensor bias = convertTensor(s.input(2), ElementType::F64);
   ArrayRef<double> sv = scale.getValues<double>(),
                    bv = bias.getValues<double>();
-  Tensor out(ElementType::F64, shape);
-  ArrayRef<double> xv = x.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
   for (int64_t p = 0, e = shape[0] * groups; p < e; ++p) {
-    ArrayRef<double> values = xv.slice(p * size, size);
-    double mean = 0, var = 0;
-    for (double v : values)
-      mean += v;
-    mean /= double(size);
-    for (double v : values)
-      var += (v - mean) * (v - mean);
-    var /= double(size);
+    ArrayRef<double> values = f.x.slice(p * size, size);
+    auto [mean, var] = getMeanAndVariance(values);
     double invStdDev = 1 / std::sqrt(var + epsilon);
     for (int64_t i = 0; i < size; ++i) {
       int64_t param = params == channels && params != groups
                           ? (p % groups) * perGroup + i / spatial
                           : p % groups;
-      ov[p * size + i] = (values[i] - mean) * invStdDev * sv[param] + bv[param];
+      f.y[p * size + i] =
+          (values[i] - mean) * invStdDev * sv[param] + bv[param];
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   return success();
 }
 

@@ -249,6 +249,22 @@ LogicalResult EvalState::unsupportedType(unsigned i) const {
                      << getTypeName(inputs[i].getElementType());
 }
 
+F64Evaluation::F64Evaluation(EvalState &s, unsigned input)
+    : F64Evaluation(s, s.input(input).getShape(), input) {}
+
+F64Evaluation::F64Evaluation(EvalState &s, ArrayRef<int64_t> resultShape,
+                             unsigned input)
+    : state(s), type(s.input(input).getElementType()),
+      input(convertTensor(s.input(input), ElementType::F64)),
+      result(ElementType::F64, resultShape) {
+  x = this->input.getValues<double>();
+  y = result.getMutableValues<double>();
+}
+
+void F64Evaluation::addOutput() {
+  state.addOutput(convertTensor(result, type));
+}
+
 LogicalResult EvalState::checkResultSize(unsigned result,
                                          ArrayRef<int64_t> shape,
                                          ElementType type) {

@@ -163,6 +163,29 @@ private:
   CapturedValues captured;
 };
 
+/// The f64 values a reference evaluator of one floating result computes
+/// in: input `input` converted to f64 (`x`), and a result of zeros of
+/// `resultShape` (the input's shape where not given) to write (`y`).
+/// addOutput appends that result converted to the input's element type.
+class F64Evaluation {
+public:
+  explicit F64Evaluation(EvalState &s, unsigned input = 0);
+  F64Evaluation(EvalState &s, ArrayRef<int64_t> resultShape,
+                unsigned input = 0);
+  F64Evaluation(const F64Evaluation &) = delete;
+  F64Evaluation &operator=(const F64Evaluation &) = delete;
+
+  void addOutput();
+
+  ArrayRef<double> x;
+  MutableArrayRef<double> y;
+
+private:
+  EvalState &state;
+  ElementType type;
+  Tensor input, result;
+};
+
 struct OpDef {
   OpSchema schema;
   /// Checks operand types and attribute values and computes the result

@@ -73,8 +73,7 @@ LogicalResult inferPool(InferState &s) {
 }
 
 LogicalResult evalPool(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> xs = xT.getShape();
+  ArrayRef<int64_t> xs = s.input(0).getShape();
   const OpAttrs &attrs = s.getAttrs();
   bool isMax = isMaxPool(attrs.getSchema());
   SmallVector<int64_t> kernel = *attrs.getInts("kernel_shape");
@@ -91,10 +90,7 @@ LogicalResult evalPool(EvalState &s) {
   SmallVector<int64_t> outShape = {xs[0], xs[1]};
   outShape.append(g->output.begin(), g->output.end());
 
-  Tensor x = convertTensor(xT, ElementType::F64);
-  ArrayRef<double> xv = x.getValues<double>();
-  Tensor out(ElementType::F64, outShape);
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Evaluation f(s, outShape);
   Tensor indices(ElementType::I64, outShape);
   MutableArrayRef<int64_t> iv = indices.getMutableValues<int64_t>();
   SmallVector<int64_t> rowStrides = getStrides(inSizes);
@@ -134,7 +130,7 @@ LogicalResult evalPool(EvalState &s) {
           count += includePad && inPadding;
           continue;
         }
-        double v = xv[plane * inPlane + rowIndex];
+        double v = f.x[plane * inPlane + rowIndex];
         ++count;
         sum += v;
         if (v > best || (v != v && best == best)) {
@@ -142,11 +138,11 @@ LogicalResult evalPool(EvalState &s) {
           bestIndex = plane * inPlane + (columnMajor ? colIndex : rowIndex);
         }
       }
-      ov[plane * outPlane + o] = isMax ? best : sum / double(count);
+      f.y[plane * outPlane + o] = isMax ? best : sum / double(count);
       iv[plane * outPlane + o] = bestIndex;
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   if (isMax)
     s.addOutput(std::move(indices));
   return success();
@@ -164,24 +160,20 @@ LogicalResult inferGlobalPool(InferState &s) {
 }
 
 LogicalResult evalGlobalPool(EvalState &s) {
-  const Tensor &xT = s.input(0);
   bool isMax = s.getAttrs().getSchema().name == "onnx.GlobalMaxPool";
-  SmallVector<int64_t> shape(xT.getShape());
+  SmallVector<int64_t> shape(s.input(0).getShape());
   int64_t planes = shape[0] * shape[1];
   int64_t plane = getNumElements(ArrayRef(shape).drop_front(2));
   std::fill(shape.begin() + 2, shape.end(), 1);
-  Tensor x = convertTensor(xT, ElementType::F64);
-  ArrayRef<double> xv = x.getValues<double>();
-  Tensor out(ElementType::F64, shape);
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Evaluation f(s, shape);
   for (int64_t p = 0; p < planes; ++p) {
-    ArrayRef<double> values = xv.slice(p * plane, plane);
+    ArrayRef<double> values = f.x.slice(p * plane, plane);
     double acc = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
     for (double v : values)
       acc = isMax ? (v > acc || v != v ? v : acc) : acc + v;
-    ov[p] = isMax ? acc : acc / double(plane);
+    f.y[p] = isMax ? acc : acc / double(plane);
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   return success();
 }
 

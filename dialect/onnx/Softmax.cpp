@@ -32,8 +32,7 @@ LogicalResult inferSoftmax(InferState &s) {
 }
 
 LogicalResult evalSoftmax(EvalState &s) {
-  const Tensor &xT = s.input(0);
-  ArrayRef<int64_t> shape = xT.getShape();
+  ArrayRef<int64_t> shape = s.input(0).getShape();
   int64_t axis = s.getAttrs().getInt("axis");
   if (axis < 0)
     axis += shape.size();
@@ -41,25 +40,22 @@ LogicalResult evalSoftmax(EvalState &s) {
   int64_t outer = getNumElements(shape.take_front(axis));
   int64_t n = shape[axis];
   int64_t inner = getNumElements(shape.drop_front(axis + 1));
-  Tensor x = convertTensor(xT, ElementType::F64);
-  Tensor out(ElementType::F64, shape);
-  ArrayRef<double> xv = x.getValues<double>();
-  MutableArrayRef<double> ov = out.getMutableValues<double>();
+  F64Evaluation f(s);
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
       auto at = [&](int64_t j) { return (o * n + j) * inner + i; };
       double max = -std::numeric_limits<double>::infinity();
       for (int64_t j = 0; j < n; ++j)
-        max = std::max(max, xv[at(j)]);
+        max = std::max(max, f.x[at(j)]);
       double sum = 0;
       for (int64_t j = 0; j < n; ++j)
-        sum += std::exp(xv[at(j)] - max);
+        sum += std::exp(f.x[at(j)] - max);
       for (int64_t j = 0; j < n; ++j)
-        ov[at(j)] = isLog ? xv[at(j)] - max - std::log(sum)
-                          : std::exp(xv[at(j)] - max) / sum;
+        f.y[at(j)] = isLog ? f.x[at(j)] - max - std::log(sum)
+                           : std::exp(f.x[at(j)] - max) / sum;
     }
   }
-  s.addOutput(convertTensor(out, xT.getElementType()));
+  f.addOutput();
   return success();
 }
 
