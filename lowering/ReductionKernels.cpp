@@ -5,7 +5,8 @@
 // since a row's elements are found through its merged dimensions' strides.
 // Max and Min let NaN win, as the reference does; ArgMax and ArgMin carry the
 // index along with the value and breaks ties towards the first (or, with
-// select_last_index, the last) index.
+// select_last_index, the last) index; a NaN is taken only where it is the
+// first element, as the reference's scan takes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -372,6 +373,7 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
                   "bool better({0} b, uint bi, {0} a, uint ai) {{\n"
                   "  if (bi == NONE) return false;\n"
                   "  if (ai == NONE) return true;\n"
+                  "{3}"
                   "  return b {2} a || (b == a && bi {1} ai);\n"
                   "}}\n"
                   "void combine(uint a, uint b) {{\n"
@@ -381,7 +383,13 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
                   "  }}\n"
                   "}}\n",
                   ct, attrs.getInt("select_last_index") ? ">" : "<",
-                  isMin ? "<" : ">") +
+                  isMin ? "<" : ">",
+                  // The reference's scan: a NaN first element stays, any
+                  // other NaN is never taken (whatever order the
+                  // invocations meet in).
+                  glsl::isFloat(type) ? "  if (isnan(b) || isnan(a)) return "
+                                        "isnan(b) ? bi == 0u : ai != 0u;\n"
+                                      : "") +
       "void main() {\n" + rowPrologue() +
       fmt::format("  {} best = {};\n  uint index = NONE;\n", ct,
                   isMin ? glsl::highest(type) : glsl::lowest(type)) +

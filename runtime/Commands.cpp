@@ -77,8 +77,10 @@ LogicalResult Executable::record(Recording &r) {
     return failure();
 
   // A run's later segments add their timestamps to the first one's.
+  uint32_t queryBase = 2 * dispatches.size() * r.stagingSet;
   if (queryPool && r.level == 0)
-    api.vkCmdResetQueryPool(commands, queryPool, 0, 2 * dispatches.size());
+    api.vkCmdResetQueryPool(commands, queryPool, queryBase,
+                            2 * dispatches.size());
   // The previous run (and the weight upload) used the same memory; a
   // segment after a read count, the segment before it.
   recordFullBarrier(api, commands);
@@ -146,7 +148,7 @@ LogicalResult Executable::record(Recording &r) {
       }
       beforeCommand(to);
       Slot slot = r.inputSlots.lookup(arg);
-      copy(inputStaging->getHandle(), slot.offset,
+      copy(inputStaging[r.stagingSet]->getHandle(), slot.offset,
            buffers[to.buffer]->getHandle(), to.begin, slot.size);
     } else if (auto download = dyn_cast<gpu::DownloadOp>(&op)) {
       MemoryAccess from = access(download.getSource(), false);
@@ -155,7 +157,10 @@ LogicalResult Executable::record(Recording &r) {
       // Written in place in its state: nothing to copy.
       if (!download.getPermutation().empty())
         continue;
-      auto state = r.resultStates.find(r.resultNumbers.lookup(download));
+      unsigned result = r.resultNumbers.lookup(download);
+      if (llvm::is_contained(r.discarded, result))
+        continue;
+      auto state = r.resultStates.find(result);
       if (state != r.resultStates.end()) {
         // Kept on the device for a later run.
         unsigned buffer = states[state->second].buffer;
@@ -163,7 +168,8 @@ LogicalResult Executable::record(Recording &r) {
         copy(buffers[from.buffer]->getHandle(), from.begin,
              buffers[buffer]->getHandle(), 0, from.end - from.begin);
         ++stats.stateCopies;
-        continue;
+        if (!llvm::is_contained(r.downloadedStates, result))
+          continue;
       }
       downloads = true;
       Slot slot = r.outputSlots.lookup(download);
@@ -171,7 +177,7 @@ LogicalResult Executable::record(Recording &r) {
       tail.begin = from.end - slot.size;
       beforeCommand(tail);
       copy(buffers[from.buffer]->getHandle(), tail.begin,
-           outputStaging->getHandle(), slot.offset, slot.size);
+           outputStaging[r.stagingSet]->getHandle(), slot.offset, slot.size);
     } else if (auto copyOp = dyn_cast<gpu::CopyOp>(&op)) {
       MemoryAccess from = access(copyOp.getSource(), false);
       MemoryAccess to = access(copyOp.getTarget(), true);
@@ -218,7 +224,8 @@ LogicalResult Executable::recordDispatch(
   // between the ones it runs. readProfile reads only these queries.
   if (queryPool)
     api.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            queryPool, 2 * number);
+                            queryPool,
+                            2 * (dispatches.size() * r.stagingSet + number));
   SmallVector<MemoryAccess, 8> accesses;
   for (auto [i, memory] : llvm::enumerate(info.bindings)) {
     accesses.push_back(r.memory[memory]);
@@ -255,8 +262,9 @@ LogicalResult Executable::recordDispatch(
       recordGrid(api, commands, grid, device.getInfo().maxWorkGroupCount);
   ++stats.dispatches;
   if (queryPool)
-    api.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            queryPool, 2 * number + 1);
+    api.vkCmdWriteTimestamp(
+        commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queryPool,
+        2 * (dispatches.size() * r.stagingSet + number) + 1);
   return success();
 }
 

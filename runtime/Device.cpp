@@ -38,8 +38,9 @@ Device::~Device() {
     writePipelineCache();
     api.vkDestroyPipelineCache(device, pipelineCache, nullptr);
   }
-  if (fence)
-    api.vkDestroyFence(device, fence, nullptr);
+  for (VkFence fence : fences)
+    if (fence)
+      api.vkDestroyFence(device, fence, nullptr);
   if (commandPool)
     api.vkDestroyCommandPool(device, commandPool, nullptr);
   api.vkDestroyDevice(device, nullptr);
@@ -116,8 +117,12 @@ LogicalResult Device::init() {
   if (failed(checkVk(
           api.vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
           "vkCreateCommandPool", loc)) ||
-      failed(checkVk(api.vkCreateFence(device, &fenceInfo, nullptr, &fence),
-                     "vkCreateFence", loc)) ||
+      llvm::any_of(fences,
+                   [&](VkFence &fence) {
+                     return failed(checkVk(
+                         api.vkCreateFence(device, &fenceInfo, nullptr, &fence),
+                         "vkCreateFence", loc));
+                   }) ||
       failed(checkVk(api.vkCreatePipelineCache(device, &cacheInfo, nullptr,
                                                &pipelineCache),
                      "vkCreatePipelineCache", loc)))
@@ -311,12 +316,19 @@ LogicalResult Device::checkDeviceVk(VkResult result, StringRef call,
   return checkVk(result, call, loc);
 }
 
-LogicalResult Device::submit(VkCommandBuffer commands, Location loc) const {
+FailureOr<uint64_t> Device::submit(VkCommandBuffer commands,
+                                   Location loc) const {
   if (failed(checkNotLost(loc)))
     return failure();
-  if (pending)
-    return emitError(loc) << "a submission to device '" << info.name
-                          << "' is still running; wait for it first";
+  if (pending.size() == kMaxSubmissions)
+    return emitError(loc) << kMaxSubmissions << " submissions to device '"
+                          << info.name
+                          << "' are still running; wait for one first";
+  // The fence no submission in flight signals.
+  unsigned index = 0;
+  while (llvm::any_of(pending, [&](auto p) { return p.second == index; }))
+    ++index;
+  VkFence fence = fences[index];
   auto submit = makeVkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands;
@@ -328,12 +340,16 @@ LogicalResult Device::submit(VkCommandBuffer commands, Location loc) const {
     submitted = api.vkQueueSubmit(queue, 1, &submit, fence);
   if (failed(checkDeviceVk(submitted, "vkQueueSubmit", loc)))
     return failure();
-  pending = true;
-  return success();
+  pending.push_back({++numSubmissions, index});
+  return numSubmissions;
 }
 
-LogicalResult Device::wait(Location loc) const {
-  if (!pending)
+LogicalResult Device::waitFor(uint64_t number, Location loc) const {
+  SmallVector<VkFence, kMaxSubmissions> waited;
+  for (auto [n, index] : pending)
+    if (n <= number)
+      waited.push_back(fences[index]);
+  if (waited.empty())
     return success();
   // Generous by default: a large model on a CPU device takes minutes, but
   // a hung device must not hang the caller forever.
@@ -341,13 +357,28 @@ LogicalResult Device::wait(Location loc) const {
   uint64_t timeoutNs = seconds > UINT64_MAX / 1000000000ull
                            ? UINT64_MAX
                            : seconds * 1000000000ull;
-  VkResult result = api.vkWaitForFences(device, 1, &fence, VK_TRUE, timeoutNs);
+  VkResult result = api.vkWaitForFences(device, waited.size(), waited.data(),
+                                        VK_TRUE, timeoutNs);
   // An injected failure comes after the real wait, so that no work is
-  // still running on what the caller frees next.
-  if (VkResult injected = takeFault(FaultPoint::Wait); injected != VK_SUCCESS)
-    result = injected;
-  // A failed wait leaves nothing that a later wait could finish.
-  pending = false;
+  // still running on what the caller frees next: the later submissions'
+  // too, since the caller gives up on them as well.
+  if (VkResult injected = takeFault(FaultPoint::Wait); injected != VK_SUCCESS) {
+    if (result == VK_SUCCESS && waited.size() < pending.size()) {
+      SmallVector<VkFence, kMaxSubmissions> all;
+      for (auto [n, index] : pending)
+        all.push_back(fences[index]);
+      result = api.vkWaitForFences(device, all.size(), all.data(), VK_TRUE,
+                                   timeoutNs);
+    }
+    if (result == VK_SUCCESS)
+      result = injected;
+  }
+  if (result != VK_SUCCESS) {
+    // A failed wait leaves nothing that a later wait could finish.
+    pending.clear();
+  } else {
+    llvm::erase_if(pending, [&](auto p) { return p.first <= number; });
+  }
   if (result == VK_TIMEOUT) {
     // The kernel may still be running and may never stop: nothing it
     // uses can be reused, so the device counts as lost.
@@ -359,11 +390,16 @@ LogicalResult Device::wait(Location loc) const {
   return checkDeviceVk(result, "vkWaitForFences", loc);
 }
 
+LogicalResult Device::wait(Location loc) const {
+  return waitFor(numSubmissions, loc);
+}
+
 LogicalResult Device::submitAndWait(VkCommandBuffer commands,
                                     Location loc) const {
-  if (failed(submit(commands, loc)))
+  FailureOr<uint64_t> number = submit(commands, loc);
+  if (failed(number))
     return failure();
-  return wait(loc);
+  return waitFor(*number, loc);
 }
 
 LogicalResult Device::runOnce(llvm::function_ref<void(VkCommandBuffer)> record,

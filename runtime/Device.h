@@ -1,10 +1,11 @@
 //===- Device.h - A Vulkan device with one compute queue --------*- C++ -*-===//
 //
 // Owns the VkDevice (with the optional features of gpu::Feature enabled
-// where the device has them), its compute queue, a command pool, a fence to
-// wait for submissions and the pipeline cache that every loaded module's
-// pipelines go through. Buffer is a VkBuffer with its own memory. A Device
-// and what is loaded on it are used from one thread at a time.
+// where the device has them), its compute queue, a command pool, a fence per
+// submission that may be in flight (two: a decoder runs its next step while
+// the host reads the last one's token) and the pipeline cache that every
+// loaded module's pipelines go through. Buffer is a VkBuffer with its own
+// memory. A Device and what is loaded on it are used from one thread at a time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -91,12 +92,23 @@ public:
   /// The bytes of pipeline cache data read from the cache directory when
   /// the device was created (0: none, or none that matched this device).
   size_t getPipelineCacheBytesLoaded() const { return cacheBytesLoaded; }
-  /// Submits `commands` and returns at once; one submission runs at a time,
-  /// so the next submit (or runOnce) must come after wait().
-  LogicalResult submit(VkCommandBuffer commands, Location loc) const;
-  /// Waits until the device has run the last submission; success at once if
-  /// none is running.
+  /// At most this many submissions are in flight at once.
+  static constexpr unsigned kMaxSubmissions = 2;
+  /// Submits `commands` and returns at once with the submission's number
+  /// (increasing), which waitFor() takes. At most kMaxSubmissions run at a
+  /// time: a submit beyond that is an error until one is waited for. The
+  /// queue runs submissions in order, and every command buffer of the
+  /// runtime starts with a barrier, so a submission's work follows that of
+  /// the ones before it.
+  FailureOr<uint64_t> submit(VkCommandBuffer commands, Location loc) const;
+  /// Waits until submission `number`, and every one before it, has run;
+  /// success at once for those already waited for.
+  LogicalResult waitFor(uint64_t number, Location loc) const;
+  /// Waits until every submission has run; success at once if none is
+  /// running.
   LogicalResult wait(Location loc) const;
+  /// Submissions in flight (submitted and not waited for).
+  unsigned getNumPending() const { return pending.size(); }
   /// Records a command buffer with `record`, runs it once and waits for it
   /// (uploads and copies outside any recording).
   LogicalResult runOnce(llvm::function_ref<void(VkCommandBuffer)> record,
@@ -130,9 +142,11 @@ private:
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  /// Whether a submission signals `fence` and nobody waited for it yet.
-  mutable bool pending = false;
+  VkFence fences[kMaxSubmissions] = {};
+  /// The submissions nobody waited for yet, oldest first: their numbers
+  /// and the index of the fence each signals.
+  mutable SmallVector<std::pair<uint64_t, unsigned>, kMaxSubmissions> pending;
+  mutable uint64_t numSubmissions = 0;
   /// Why the device is lost; empty while it is not.
   mutable std::string lostReason;
   /// Reports that the device is lost if it is.

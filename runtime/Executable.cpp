@@ -108,13 +108,16 @@ void Executable::dropSetsOf(unsigned buffer) {
 }
 
 void Executable::evictRecordings(Recording *keep) {
-  Recording *running =
-      inFlight && !inFlight->settled ? inFlight->recording : nullptr;
+  auto running = [&](Recording *r) {
+    return llvm::any_of(inFlight, [&](const InFlight &run) {
+      return !run.settled && run.recording == r;
+    });
+  };
   while (recordings.size() > maxRecordings) {
     auto victim = recordings.end();
     for (auto it = recordings.begin(); it != recordings.end(); ++it) {
       Recording *r = it->second.get();
-      if (r == keep || r == running)
+      if (r == keep || running(r))
         continue;
       if (victim == recordings.end() || r->lastUse < victim->second->lastUse)
         victim = it;
@@ -146,10 +149,14 @@ LogicalResult Executable::createBuffers() {
   // buffers, which grow with the shapes they carry.
   runtimeArena = buffers.size();
   buffers.emplace_back();
-  if (failed(ensureSize(buffers.back(), 1, MemoryKind::Device)) ||
-      failed(ensureSize(inputStaging, kMinStagingBytes, MemoryKind::Upload)) ||
-      failed(ensureSize(outputStaging, kMinStagingBytes, MemoryKind::Readback)))
+  if (failed(ensureSize(buffers.back(), 1, MemoryKind::Device)))
     return failure();
+  for (unsigned set = 0; set < kMaxRunsInFlight; ++set)
+    if (failed(ensureSize(inputStaging[set], kMinStagingBytes,
+                          MemoryKind::Upload)) ||
+        failed(ensureSize(outputStaging[set], kMinStagingBytes,
+                          MemoryKind::Readback)))
+      return failure();
   unsigned numReadCounts = 0;
   for (Operation &op : func.front())
     numReadCounts += isa<gpu::ReadCountOp>(&op);
@@ -523,18 +530,37 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
     key.push_back(-1);
     llvm::append_range(key, counts);
   }
-  auto found = recordings.find(key);
-  if (found != recordings.end()) {
+  // The staging set is the key's last entry. A run in flight uses its set
+  // until it finishes; the last one launched may still be, when this
+  // recording runs (before it finishes, or after: it then finds a set
+  // free, whichever this one took).
+  int busySet = !inFlight.empty() && !inFlight.back().settled
+                    ? int(inFlight.back().recording->stagingSet)
+                    : -1;
+  key.push_back(0);
+  for (unsigned set = 0; set < kMaxRunsInFlight; ++set) {
+    if (int(set) == busySet)
+      continue;
+    key.back() = set;
+    auto found = recordings.find(key);
+    if (found == recordings.end())
+      continue;
     if (!ahead)
       ++counters.recordingHits;
     found->second->lastUse = ++useClock;
     return found->second.get();
   }
+  key.back() = busySet == 0 ? 1 : 0;
+  // Made by a launch while another run keeps the device busy: ahead of
+  // its run as much as one prepare() makes.
+  bool overlapped =
+      llvm::any_of(inFlight, [](const InFlight &run) { return !run.settled; });
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   double cpuStart = getThreadCpuMicroseconds();
   auto r = std::make_unique<Recording>();
   r->level = counts.size();
+  r->stagingSet = key.back();
   if (failed(checkBounds(inputs)) || failed(resolveStates(*r, options)) ||
       failed(evaluateHostOps(*r, inputs, counts)))
     return failure();
@@ -568,7 +594,7 @@ Executable::getRecording(ArrayRef<HostTensorRef> inputs,
   counters.recordCpuMicroseconds += getThreadCpuMicroseconds() - cpuStart;
   counters.recordedDispatches += r->stats.dispatches;
   ++counters.recordings;
-  if (ahead) {
+  if (ahead || overlapped) {
     ++counters.recordingsAhead;
     counters.aheadMicroseconds += us;
   }
@@ -591,7 +617,9 @@ LogicalResult Executable::createProfiler(bool enable) {
   auto info = makeVkStruct<VkQueryPoolCreateInfo>(
       VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = 2 * dispatches.size();
+  // Two timestamps per dispatch, for each staging set: a run in flight
+  // writes its half while the host reads the other's.
+  info.queryCount = 2 * dispatches.size() * kMaxRunsInFlight;
   return checkVk(device.getApi().vkCreateQueryPool(device.getHandle(), &info,
                                                    nullptr, &queryPool),
                  "vkCreateQueryPool", func.getLoc());

@@ -31,6 +31,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -91,6 +92,14 @@ struct RunOptions {
   /// {result, N}: only the last N elements of the result are downloaded (a
   /// decoder's last-position logits); it comes back as a 1-D tensor of N.
   SmallVector<std::pair<unsigned, uint64_t>> lastElements;
+  /// Results kept in their state and downloaded as well: a decoder's next
+  /// tokens, picked on the device, which the next step reads from the state
+  /// and the host prints.
+  SmallVector<unsigned> resultsToStateAndHost;
+  /// Results neither downloaded nor kept: they come back with their shape
+  /// and no data (a decoder's logits where the token is picked on the
+  /// device).
+  SmallVector<unsigned> discardedResults;
 };
 
 /// The most a dimension known only at run time (`?`) of an argument may
@@ -160,9 +169,10 @@ struct ExecutableCounters {
   /// Descriptor sets written for recordings, and those taken unchanged from
   /// an earlier recording whose dispatch bound the same bytes.
   unsigned descriptorSetsWritten = 0, descriptorSetsReused = 0;
-  /// Recordings made by prepare() ahead of their run (while the device may
-  /// run another), and their microseconds; the rest were made by the run
-  /// that needed them, on its critical path.
+  /// Recordings made ahead of their run while the device may run another:
+  /// by prepare(), or by a launch while another run is in flight; and their
+  /// microseconds. The rest were made by the run that needed them, on its
+  /// critical path.
   unsigned recordingsAhead = 0;
   double aheadMicroseconds = 0;
   /// Recordings given up to keep at most LoadOptions::maxRecordings.
@@ -195,17 +205,30 @@ public:
                                               const RunOptions &options = {});
 
   /// runViews in two halves: launch() copies the inputs in and submits the
-  /// run; finish() waits for it and returns its outputs. Between them the
-  /// host is free, e.g. to prepare() the next run. One run is in flight at
-  /// a time, and the device runs nothing else meanwhile.
+  /// run; finish() waits for the oldest run launched and returns its
+  /// outputs. Between them the host is free, e.g. to prepare() the next
+  /// run, or to launch it: where canOverlapRuns(), up to kMaxRunsInFlight
+  /// runs are in flight, each with its own staging memory, and the device
+  /// runs them in order (a run reads what the one before it left in a
+  /// state). A decoder thus submits step t + 1 before it reads step t's
+  /// token, and the device does not wait for the host between steps.
   LogicalResult launch(ArrayRef<HostTensorRef> inputs,
                        const RunOptions &options = {});
   FailureOr<std::vector<HostTensor>> finish();
+  static constexpr unsigned kMaxRunsInFlight = 2;
+  /// Runs launched and not finished.
+  unsigned getNumRunsInFlight() const { return inFlight.size(); }
+  /// Whether a run may be launched while another is in flight: not for a
+  /// function with gpu.loops or gpu.read_counts, whose launch waits for the
+  /// device itself.
+  bool canOverlapRuns() const { return !loops && readCounts.empty(); }
   /// Makes the recording that a run on inputs of these shapes with
   /// `options` will use, so that the run finds it made. Inputs need data
   /// only where host ops read argument values (gpu.extract). Safe while a
   /// run is in flight: if the recording needs a larger buffer, it first
-  /// waits for that run (whose outputs finish() still returns).
+  /// waits for that run (whose outputs finish() still returns). It is made
+  /// for the staging memory the last run launched does not use, where the
+  /// next launch will find it whether or not that run has finished.
   LogicalResult prepare(ArrayRef<HostTensorRef> inputs,
                         const RunOptions &options = {});
   /// Recordings kept now (at most LoadOptions::maxRecordings).
@@ -275,10 +298,12 @@ private:
   };
   /// A launched run: its recording until finish(), then its outputs.
   struct InFlight {
-    // Declared, so that std::optional<InFlight> below is constructible for
-    // clang too: it checks before the member initializers are parsed.
+    // Declared, so that the container below is constructible for clang
+    // too: it checks before the member initializers are parsed.
     InFlight() {}
     Recording *recording = nullptr;
+    /// Its device submission (Device::waitFor).
+    uint64_t submission = 0;
     bool settled = false;
     LogicalResult status = success();
     std::vector<HostTensor> outputs;
@@ -304,9 +329,11 @@ private:
   /// where a state gives it or, with `shapesOnly`, where no host op reads it.
   LogicalResult checkInputs(ArrayRef<HostTensorRef> inputs,
                             const RunOptions &options, bool shapesOnly);
-  /// The recording for `inputs` and `options`, from the cache or made now.
-  /// `counts` are the values of the first gpu.read_counts, read back by
-  /// this run so far: the recording is of the segment after them.
+  /// The recording for `inputs` and `options`, from the cache or made now,
+  /// for a staging set that the last run launched does not use if it is
+  /// still in flight. `counts` are the values of the first gpu.read_counts,
+  /// read back by this run so far: the recording is of the segment after
+  /// them.
   FailureOr<Recording *> getRecording(ArrayRef<HostTensorRef> inputs,
                                       const RunOptions &options = {},
                                       bool ahead = false,
@@ -367,16 +394,21 @@ private:
   /// recording, since their commands name the old buffer.
   LogicalResult ensureSize(std::unique_ptr<Buffer> &buffer, uint64_t size,
                            MemoryKind kind);
-  /// Waits for the run in flight, if any, and takes its outputs, so that
-  /// buffers and recordings may change.
+  /// Waits for the runs in flight, if any, and takes their outputs, so
+  /// that buffers and recordings may change.
   void settle();
+  /// The same for one run.
+  void settle(InFlight &run);
+  /// Sets the bytes the states of `r`'s results will hold once it has run:
+  /// a run launched after it, before it finished, reads them.
+  void commitStateBytes(const Recording &r);
   /// Gives a recording's descriptor sets and command buffer back.
   void release(Recording &r);
   /// Drops every recording (their commands name buffers about to go).
   void dropRecordings();
   /// Marks the descriptor sets that bind buffer number `buffer` stale.
   void dropSetsOf(unsigned buffer);
-  /// Drops least recently used recordings (never `keep` nor the one in
+  /// Drops least recently used recordings (never `keep` nor those in
   /// flight) until at most maxRecordings are left.
   void evictRecordings(Recording *keep);
   LogicalResult readProfile(const Recording &r);
@@ -558,8 +590,10 @@ private:
   };
   std::vector<State> states;
 
-  /// Host-visible memory the inputs and outputs go through.
-  std::unique_ptr<Buffer> inputStaging, outputStaging;
+  /// Host-visible memory the inputs and outputs go through: a set per run
+  /// that may be in flight, each recording's commands naming one set.
+  std::unique_ptr<Buffer> inputStaging[kMaxRunsInFlight],
+      outputStaging[kMaxRunsInFlight];
 
   /// Recordings by key (argument shapes, then the argument values the host
   /// ops read).
@@ -578,7 +612,8 @@ private:
   uint32_t poolSetsLeft = 0, poolDescriptorsLeft = 0;
   /// Command buffers of recordings no longer kept, to record into again.
   std::vector<VkCommandBuffer> freeCommandBuffers;
-  std::optional<InFlight> inFlight;
+  /// Oldest first.
+  std::deque<InFlight> inFlight;
 
   VkQueryPool queryPool = VK_NULL_HANDLE;
   ExecutableCounters counters;

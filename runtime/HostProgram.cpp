@@ -317,6 +317,10 @@ std::vector<int64_t> getRecordingKey(ArrayRef<Operation *> readers,
     key.push_back(result);
     key.push_back(int64_t(count));
   }
+  key.push_back(-2);
+  llvm::append_range(key, options.resultsToStateAndHost);
+  key.push_back(-2);
+  llvm::append_range(key, options.discardedResults);
   return key;
 }
 

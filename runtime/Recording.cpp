@@ -393,10 +393,13 @@ LogicalResult Executable::placeMemory(Recording &r) {
                     "from that result to that argument";
         continue;
       }
+      if (llvm::is_contained(r.discarded, result))
+        continue;
       if (state != r.resultStates.end()) {
         // Kept on the device: its state must hold this run's bytes.
         stateSizes.push_back({state->second, bytes});
-        continue;
+        if (!llvm::is_contained(r.downloadedStates, result))
+          continue;
       }
       auto last = r.lastElements.find(result);
       if (last != r.lastElements.end()) {
@@ -416,8 +419,10 @@ LogicalResult Executable::placeMemory(Recording &r) {
     }
   }
   if (failed(ensureStateSizes(stateSizes)) ||
-      failed(ensureSize(inputStaging, r.inputBytes, MemoryKind::Upload)) ||
-      failed(ensureSize(outputStaging, r.outputBytes, MemoryKind::Readback)))
+      failed(ensureSize(inputStaging[r.stagingSet], r.inputBytes,
+                        MemoryKind::Upload)) ||
+      failed(ensureSize(outputStaging[r.stagingSet], r.outputBytes,
+                        MemoryKind::Readback)))
     return failure();
   return success();
 }

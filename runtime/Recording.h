@@ -111,6 +111,12 @@ struct Executable::Recording {
   /// downloaded.
   llvm::DenseMap<unsigned, unsigned> argumentStates, resultStates;
   llvm::DenseMap<unsigned, uint64_t> lastElements;
+  /// Results kept in a state that are downloaded too, and results not
+  /// downloaded at all (RunOptions).
+  SmallVector<unsigned, 2> downloadedStates, discarded;
+  /// The staging set (Executable::inputStaging) its commands copy through,
+  /// and the half of the query pool its timestamps go to.
+  unsigned stagingSet = 0;
   /// The result number of each gpu.download.
   llvm::DenseMap<Operation *, unsigned> resultNumbers;
   /// One set per dispatch; null for a dispatch of an empty grid. Each is

@@ -2,8 +2,10 @@
 //
 // A run copies its inputs into staging memory and submits its recording
 // (launch), then waits and copies the outputs out (finish). Between the two
-// the host may make the recording of a later run (prepare); anything that
-// must change a buffer the run in flight uses waits for it first (settle).
+// the host may make the recording of a later run (prepare), or launch it: a
+// second run in flight copies through the other set of staging memory, and
+// the queue runs it after the first. Anything that must change a buffer a
+// run in flight uses waits for them first (settle).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/LoopRecording.h"
@@ -96,7 +98,8 @@ LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
   if (loops)
     return loops->launch(*this, inputs, options);
   Location loc = func.getLoc();
-  if (inFlight)
+  if (!inFlight.empty() &&
+      (!canOverlapRuns() || inFlight.size() == kMaxRunsInFlight))
     return emitError(loc) << "a run of @" << func.getSymName()
                           << " is in flight; finish it before the next";
   if (failed(checkInputs(inputs, options, /*shapesOnly=*/false)))
@@ -109,11 +112,15 @@ LogicalResult Executable::launch(ArrayRef<HostTensorRef> inputs,
   Recording &r = **found;
   lastStats = r.stats;
   llvm::DenseSet<unsigned> copied;
-  if (failed(stageInputs(r, inputs, copied)) ||
-      failed(device.submit(r.commands, loc)))
+  if (failed(stageInputs(r, inputs, copied)))
     return failure();
-  inFlight.emplace();
-  inFlight->recording = &r;
+  FailureOr<uint64_t> submission = device.submit(r.commands, loc);
+  if (failed(submission))
+    return failure();
+  commitStateBytes(r);
+  InFlight &run = inFlight.emplace_back();
+  run.recording = &r;
+  run.submission = *submission;
   return success();
 }
 
@@ -146,13 +153,17 @@ LogicalResult Executable::launchSegments(ArrayRef<HostTensorRef> inputs,
       total.barriers += r.stats.barriers;
       total.runtimeTensorBytes = r.stats.runtimeTensorBytes;
       total.runtimeArenaBytes = r.stats.runtimeArenaBytes;
-      if (failed(stageInputs(r, inputs, copied)) ||
-          failed(device.submit(r.commands, loc)))
+      if (failed(stageInputs(r, inputs, copied)))
+        return failure();
+      FailureOr<uint64_t> submission = device.submit(r.commands, loc);
+      if (failed(submission))
         return failure();
       if (level == readCounts.size()) {
         lastStats = total;
-        inFlight.emplace();
-        inFlight->recording = &r;
+        commitStateBytes(r);
+        InFlight &run = inFlight.emplace_back();
+        run.recording = &r;
+        run.submission = *submission;
         return success();
       }
       if (failed(device.wait(loc)))
@@ -199,22 +210,41 @@ LogicalResult Executable::stageInputs(Recording &r,
   // Empty tensors have no bytes (and maybe no data pointer) to copy.
   for (auto &[arg, slot] : r.inputSlots)
     if (slot.size && copied.insert(arg).second)
-      std::memcpy(inputStaging->getMapped() + slot.offset,
+      std::memcpy(inputStaging[r.stagingSet]->getMapped() + slot.offset,
                   inputs[arg].data.data(), slot.size);
   return success();
 }
 
+void Executable::commitStateBytes(const Recording &r) {
+  Operation *ret = func.front().getTerminator();
+  for (auto [number, state] : r.resultStates) {
+    auto download = ret->getOperand(number).getDefiningOp<gpu::DownloadOp>();
+    MemoryAccess from = r.memory.lookup(download.getSource());
+    states[state].bytes = from.end - from.begin;
+  }
+}
+
 void Executable::settle() {
-  if (!inFlight || inFlight->settled)
+  for (InFlight &run : inFlight)
+    settle(run);
+}
+
+void Executable::settle(InFlight &run) {
+  if (run.settled)
     return;
-  inFlight->settled = true;
-  Recording &r = *inFlight->recording;
-  inFlight->recording = nullptr;
-  if (failed(device.wait(func.getLoc()))) {
-    inFlight->status = failure();
+  run.settled = true;
+  Recording &r = *run.recording;
+  run.recording = nullptr;
+  if (failed(device.waitFor(run.submission, func.getLoc()))) {
+    // The device gave up on the runs after it too.
+    for (InFlight &other : inFlight) {
+      other.settled = true;
+      other.recording = nullptr;
+      other.status = failure();
+    }
     return;
   }
-  std::vector<HostTensor> &outputs = inFlight->outputs;
+  std::vector<HostTensor> &outputs = run.outputs;
   Operation *ret = func.front().getTerminator();
   for (auto [number, result] : llvm::enumerate(ret->getOperands())) {
     auto download = result.getDefiningOp<gpu::DownloadOp>();
@@ -229,10 +259,9 @@ void Executable::settle() {
       shape = permuted;
     }
     type = RankedTensorType::get(shape, type.getElementType());
-    auto state = r.resultStates.find(number);
-    if (state != r.resultStates.end()) {
-      MemoryAccess from = r.memory.lookup(download.getSource());
-      states[state->second].bytes = from.end - from.begin;
+    bool kept = r.resultStates.count(number) &&
+                !llvm::is_contained(r.downloadedStates, unsigned(number));
+    if (kept || llvm::is_contained(r.discarded, unsigned(number))) {
       outputs.push_back({type, {}});
       continue;
     }
@@ -241,22 +270,23 @@ void Executable::settle() {
     if (last != r.lastElements.end())
       type =
           RankedTensorType::get({int64_t(last->second)}, type.getElementType());
-    const char *data = outputStaging->getMapped() + slot.offset;
+    const char *data = outputStaging[r.stagingSet]->getMapped() + slot.offset;
     outputs.push_back({type, std::vector<char>(data, data + slot.size)});
   }
+  // Another run in flight writes the other half of the query pool.
   if (queryPool && failed(readProfile(r)))
-    inFlight->status = failure();
+    run.status = failure();
 }
 
 FailureOr<std::vector<HostTensor>> Executable::finish() {
   if (loops)
     return loops->finish(*this);
-  if (!inFlight)
+  if (inFlight.empty())
     return emitError(func.getLoc())
            << "no run of @" << func.getSymName() << " to finish";
-  settle();
-  InFlight done = std::move(*inFlight);
-  inFlight.reset();
+  settle(inFlight.front());
+  InFlight done = std::move(inFlight.front());
+  inFlight.pop_front();
   if (failed(done.status))
     return failure();
   return std::move(done.outputs);
@@ -285,6 +315,7 @@ LogicalResult Executable::readProfile(const Recording &r) {
   // Only the dispatches that ran wrote their timestamps (record): the
   // others' queries stay unavailable and are not read.
   std::vector<uint64_t> ticks(2 * dispatches.size(), 0);
+  uint32_t base = 2 * dispatches.size() * r.stagingSet;
   auto ran = [&](size_t i) {
     return i < r.dispatched.size() && r.dispatched[i];
   };
@@ -299,7 +330,7 @@ LogicalResult Executable::readProfile(const Recording &r) {
       ++end;
     uint32_t count = 2 * (end - i);
     if (failed(checkVk(device.getApi().vkGetQueryPoolResults(
-                           device.getHandle(), queryPool, 2 * i, count,
+                           device.getHandle(), queryPool, base + 2 * i, count,
                            count * sizeof(uint64_t), ticks.data() + 2 * i,
                            sizeof(uint64_t),
                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),

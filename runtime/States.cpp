@@ -179,16 +179,37 @@ LogicalResult Executable::resolveStates(Recording &r,
                                "binding names it";
     r.argumentStates[arg] = index;
   }
-  for (unsigned result : options.resultsToState) {
+  auto toState = [&](unsigned result) -> LogicalResult {
     int index = result < numResults ? findState(true, result) : -1;
     if (index < 0)
       return emitError(loc) << "result #" << result
                             << " is to stay in a state, but no state "
                                "binding names it";
     r.resultStates[result] = index;
+    return success();
+  };
+  for (unsigned result : options.resultsToState)
+    if (failed(toState(result)))
+      return failure();
+  for (unsigned result : options.resultsToStateAndHost) {
+    if (r.resultStates.count(result))
+      return emitError(loc) << "result #" << result
+                            << " is both kept in its state only and "
+                               "downloaded too";
+    if (failed(toState(result)))
+      return failure();
+    r.downloadedStates.push_back(result);
+  }
+  for (unsigned result : options.discardedResults) {
+    if (result >= numResults || r.resultStates.count(result))
+      return emitError(loc) << "result #" << result << " cannot be discarded: "
+                            << (result >= numResults ? "there is no such result"
+                                                     : "it is kept in a state");
+    r.discarded.push_back(result);
   }
   for (auto [result, count] : options.lastElements) {
-    if (result >= numResults || r.resultStates.count(result) || count == 0)
+    if (result >= numResults || r.resultStates.count(result) ||
+        llvm::is_contained(r.discarded, result) || count == 0)
       return emitError(loc) << "cannot download the last " << count
                             << " elements of result #" << result;
     r.lastElements[result] = count;

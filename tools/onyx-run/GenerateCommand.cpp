@@ -5,7 +5,10 @@
 // printed as they come and the times at the end.
 //
 // On Vulkan the model is lowered once with its symbolic dimensions and the
-// cache stays on the device (DeviceCacheSession). A model with an op that
+// cache stays on the device (DeviceCacheSession); for greedy decoding the
+// model is given a result with each step's argmax token before it is
+// lowered, so that the device picks the tokens and runs a step ahead of the
+// host (--host-sampling reads the logits back instead). A model with an op that
 // has no kernel for sizes known only at run time, and the reference
 // backend, run each step imported (and on Vulkan lowered and loaded) for its
 // own shapes, the cache going through the host (HostCacheSession).
@@ -146,6 +149,9 @@ struct CompiledDecoder {
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<runtime::Executable> exe;
   unsigned kernelsCompiled = 0;
+  /// The result with each step's greedy tokens (appendGreedyTokens), if
+  /// the device picks them.
+  std::optional<unsigned> tokenResult;
   /// The process's count of compiled kernels once this one was lowered.
   unsigned kernelsAfterCompile = 0;
   double compileMs = 0;
@@ -168,11 +174,13 @@ static void markCacheArguments(ModuleOp module,
   }
 }
 
-/// Lowers the model once for every step; null, with the first reason in
-/// `why`, if some op needs its sizes bound (then each step is compiled).
+/// Lowers the model once for every step, with a result of each step's
+/// greedy tokens if `pickOnDevice`; null, with the first reason in `why`, if
+/// some op needs its sizes bound (then each step is compiled).
 static std::unique_ptr<CompiledDecoder>
 compileDecoder(const Options &options, const DecoderInterface &interface,
-               const VulkanBackend &vulkan, std::string &why) {
+               const VulkanBackend &vulkan, bool pickOnDevice,
+               std::string &why) {
   auto start = std::chrono::steady_clock::now();
   auto compiled = std::make_unique<CompiledDecoder>();
   Context &ctx = compiled->ctx;
@@ -185,6 +193,20 @@ compileDecoder(const Options &options, const DecoderInterface &interface,
         loadOnnxModel(options.modelPath, &ctx, {}, ModelLoadOptions());
     if (compiled->module)
       markCacheArguments(*compiled->module, interface);
+    auto main = compiled->module
+                    ? dyn_cast_or_null<FuncOp>(
+                          compiled->module.get().lookupSymbol("main"))
+                    : FuncOp();
+    if (main && pickOnDevice) {
+      FailureOr<unsigned> tokens = appendGreedyTokens(main, interface);
+      if (failed(tokens)) {
+        why = diags.getDiagnostics().empty()
+                  ? "the greedy tokens cannot be added to it"
+                  : diags.getDiagnostics().front().str();
+        return nullptr;
+      }
+      compiled->tokenResult = *tokens;
+    }
     if (compiled->module &&
         failed(vulkan.lower(*compiled->module,
                             options.printIRAfterAll ? &llvm::errs() : nullptr)))
@@ -328,6 +350,7 @@ LogicalResult onyx::run::runGeneration(const Options &options,
   generation.sampling.topP = options.topP;
   generation.sampling.seed = options.seed;
   generation.eosId = options.eosId;
+  generation.hostSampling = options.hostSampling;
   if (failed(checkPrompts(*interface, *prompts, generation, error))) {
     reportError("--prompt-ids: " + error);
     return failure();
@@ -366,8 +389,9 @@ LogicalResult onyx::run::runGeneration(const Options &options,
   // One compiled plan for every step, with the cache on the device.
   std::string why;
   std::unique_ptr<CompiledDecoder> compiled;
+  bool pickOnDevice = options.temperature <= 0 && !options.hostSampling;
   if (vulkan)
-    compiled = compileDecoder(options, *interface, *vulkan, why);
+    compiled = compileDecoder(options, *interface, *vulkan, pickOnDevice, why);
   if (compiled) {
     llvm::SourceMgr sourceMgr;
     SourceMgrDiagnosticHandler handler(sourceMgr, &compiled->ctx);
@@ -379,7 +403,8 @@ LogicalResult onyx::run::runGeneration(const Options &options,
                .count() < options.warmupSeconds) {
       FailureOr<std::unique_ptr<DeviceCacheSession>> warmup =
           DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
-                                     reportMessage, int64_t(prompts->size()));
+                                     reportMessage, int64_t(prompts->size()),
+                                     compiled->tokenResult);
       if (failed(warmup) ||
           failed(generate(**warmup, *prompts, generation, nullptr)))
         return failure();
@@ -389,7 +414,8 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     compiled->exe->resetRunCounters();
     FailureOr<std::unique_ptr<DeviceCacheSession>> session =
         DeviceCacheSession::create(*interface, *compiled->exe, options.maxSeq,
-                                   reportMessage, int64_t(prompts->size()));
+                                   reportMessage, int64_t(prompts->size()),
+                                   compiled->tokenResult);
     if (failed(session) || failed(printGeneration(**session)))
       return failure();
     const runtime::ExecutableCounters &counters = compiled->exe->getCounters();
@@ -406,10 +432,20 @@ LogicalResult onyx::run::runGeneration(const Options &options,
     if (options.profile) {
       // The last step's: a decode step's where there was one.
       const runtime::RecordingStats &stats = compiled->exe->getStats();
+      // The copies between states and the arena are the cache's, or the
+      // tokens' where the device picks them (into their state, and from it
+      // into the next step's input_ids).
+      unsigned tokenCopies = (*session)->getLastStepTokenCopies();
+      std::string tokens =
+          (*session)->picksOnDevice()
+              ? fmt::format(", {} of the tokens picked on the device",
+                            tokenCopies)
+              : "";
       llvm::outs() << fmt::format(
           "last step: {} dispatches, {} barriers, {} copies ({} of the "
-          "cache); GPU span {:.3f} ms; recorded in {:.1f} us\n",
-          stats.dispatches, stats.barriers, stats.copies, stats.stateCopies,
+          "cache{}); GPU span {:.3f} ms; recorded in {:.1f} us\n",
+          stats.dispatches, stats.barriers, stats.copies,
+          stats.stateCopies - tokenCopies, tokens,
           compiled->exe->getProfileSpan() / 1000,
           counters.lastRecordMicroseconds);
       llvm::outs() << "last step by kernel: "
@@ -422,7 +458,15 @@ LogicalResult onyx::run::runGeneration(const Options &options,
       // Each dispatch of the last step, as --profile prints a plain run's.
       printProfile(compiled->exe->getProfile());
       const DeviceCacheSession::StepTimes &t = (*session)->getStepTimes();
-      if (t.steps)
+      if (t.steps && (*session)->picksOnDevice())
+        llvm::outs() << fmt::format(
+            "decode step on the host, the tokens picked on the device and "
+            "the next step launched before they are read: launch (recording "
+            "included, while the step before runs) {:.1f} us, waiting for "
+            "the oldest step in flight {:.1f} us, reading its tokens {:.1f} "
+            "us (averages of {} steps)\n",
+            t.launch / t.steps, t.wait / t.steps, t.logits / t.steps, t.steps);
+      else if (t.steps)
         llvm::outs() << fmt::format(
             "decode step on the host: launch {:.1f} us, recording the next "
             "{:.1f} us, waiting for the device {:.1f} us, logits {:.1f} us "

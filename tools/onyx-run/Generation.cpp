@@ -188,6 +188,14 @@ DecoderInterface::find(const ModelSignature &signature, std::string &error) {
 
 DecoderSession::~DecoderSession() = default;
 
+LogicalResult DecoderSession::launchGreedy(const DecoderStep &, bool) {
+  llvm_unreachable("the session does not pick tokens on the device");
+}
+
+FailureOr<SmallVector<int64_t>> DecoderSession::finishGreedy() {
+  llvm_unreachable("the session does not pick tokens on the device");
+}
+
 HostCacheSession::HostCacheSession(DecoderInterface interface,
                                    StepFunction step, ErrorFunction report)
     : interface(std::move(interface)), step(std::move(step)),
@@ -411,6 +419,124 @@ static double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Greedy generation with the tokens picked on the device, from the prefill
+/// `step` on: each decode step is launched before the host reads the tokens
+/// of the step before (which it reads on the device), so two steps are in
+/// flight and the device goes from one to the next without waiting for the
+/// host. The host learns that a sequence ended one step late: that step
+/// was launched as if it went on (its row's result is dropped, and rows do
+/// not mix), and if every sequence ended it is waited for and discarded.
+/// The ids are those generate()'s host loop picks, and so are the
+/// stopping rules.
+static FailureOr<GenerationResult>
+generateAhead(DecoderSession &session, const GenerationOptions &options,
+              DecoderStep step, SmallVector<int64_t> nextPosition,
+              SmallVector<bool> active,
+              const std::function<void(unsigned, int64_t)> &onToken,
+              GenerationResult result) {
+  result.pickedOnDevice = true;
+  int64_t batch = step.batch;
+  // The decode steps that may run: the tokens asked for, and those whose
+  // positions fit in --max-seq.
+  int64_t cacheLength = session.getPastLength() + step.seq;
+  int64_t maxSteps = int64_t(options.newTokens) - 1;
+  if (options.maxSeq)
+    maxSteps =
+        std::min(maxSteps, std::max<int64_t>(0, options.maxSeq - cacheLength));
+  // Launches the next decode step; a row is fed as active unless the host
+  // already knows it ended. Its ids are the tokens the step before picked
+  // on the device, or with `fromHost` those the host has.
+  int64_t launched = 0;
+  auto launchNext = [&](bool fromHost) -> LogicalResult {
+    SmallVector<int64_t> mask;
+    for (int64_t row = 0; row < batch; ++row) {
+      mask.append(step.mask.begin() + row * cacheLength,
+                  step.mask.begin() + (row + 1) * cacheLength);
+      mask.push_back(active[row] ? 1 : 0);
+    }
+    step.seq = 1;
+    step.mask = std::move(mask);
+    step.ids.clear();
+    for (int64_t row = 0; row < batch; ++row)
+      step.ids.push_back(fromHost && active[row] ? result.ids[row].back()
+                                                 : options.padId);
+    step.positions.clear();
+    for (int64_t row = 0; row < batch; ++row) {
+      step.positions.push_back(nextPosition[row]);
+      if (active[row])
+        ++nextPosition[row];
+    }
+    ++cacheLength;
+    ++launched;
+    return session.launchGreedy(step, /*idsFromDevice=*/!fromHost);
+  };
+  // Takes the oldest step's tokens for the active rows; false once no row
+  // is active.
+  auto takeTokens = [&]() -> FailureOr<bool> {
+    FailureOr<SmallVector<int64_t>> tokens = session.finishGreedy();
+    if (failed(tokens))
+      return failure();
+    bool any = false;
+    for (int64_t row = 0; row < batch; ++row) {
+      if (!active[row])
+        continue;
+      int64_t token = (*tokens)[row];
+      result.ids[row].push_back(token);
+      if (onToken)
+        onToken(unsigned(row), token);
+      if (options.eosId && token == *options.eosId)
+        active[row] = false;
+      any |= active[row];
+    }
+    return any;
+  };
+
+  auto start = std::chrono::steady_clock::now();
+  // A prefill of one position picks its tokens on the device, and the
+  // first decode step reads them there; a longer one's are picked on the
+  // host from its logits, which that step waits for.
+  bool prefillPicks = step.seq == 1;
+  if (failed(session.launchGreedy(step, /*idsFromDevice=*/false)) ||
+      (prefillPicks && launched < maxSteps &&
+       failed(launchNext(/*fromHost=*/false))))
+    return failure();
+  FailureOr<bool> any = takeTokens();
+  if (failed(any))
+    return failure();
+  result.prefillMs = millisecondsSince(start);
+
+  for (unsigned produced = 1; produced < options.newTokens; ++produced) {
+    if (!*any) {
+      result.allEnded = true;
+      break;
+    }
+    if (produced > maxSteps) {
+      result.stoppedAtMaxSeq = true;
+      break;
+    }
+    start = std::chrono::steady_clock::now();
+    // Step `produced` is in flight (launched now, after a prefill picked on
+    // the host): the one after it goes in behind it.
+    if (launched < produced && failed(launchNext(/*fromHost=*/true)))
+      return failure();
+    if (launched < maxSteps && failed(launchNext(/*fromHost=*/false)))
+      return failure();
+    int64_t activeRows = llvm::count(active, true);
+    any = takeTokens();
+    if (failed(any))
+      return failure();
+    result.decodeMs.push_back(millisecondsSince(start));
+    result.decodedTokens += activeRows;
+  }
+  // A step launched for sequences that all ended meanwhile.
+  while (session.getNumStepsInFlight()) {
+    if (failed(session.finishGreedy()))
+      return failure();
+    ++result.discardedSteps;
+  }
+  return result;
+}
+
 FailureOr<GenerationResult>
 onyx::run::generate(DecoderSession &session,
                     ArrayRef<SmallVector<int64_t>> prompts,
@@ -493,6 +619,11 @@ onyx::run::generate(DecoderSession &session,
         ++nextPosition[row];
     }
   };
+
+  if (session.picksOnDevice() && options.sampling.temperature <= 0 &&
+      !options.hostSampling)
+    return generateAhead(session, options, step, nextPosition, active, onToken,
+                         std::move(result));
 
   auto start = std::chrono::steady_clock::now();
   // The cache holds the prompts once the prefill ran: a decode step follows

@@ -106,8 +106,26 @@ public:
   /// that step while this one runs. Errors are reported before failing.
   virtual FailureOr<SmallVector<float>> forward(const DecoderStep &step,
                                                 unsigned nextTokens) = 0;
-  /// How many positions the cache holds.
+  /// How many positions the cache holds (once the steps launched ran).
   virtual int64_t getPastLength() const = 0;
+
+  /// Whether the session picks greedy tokens itself, on the device, and
+  /// runs a step ahead: then greedy generation goes through launchGreedy()
+  /// and finishGreedy() instead of forward(), and no logits reach the host.
+  virtual bool picksOnDevice() const { return false; }
+  /// Starts `step` without waiting for it, after the steps launched before
+  /// it. A step of one position picks its tokens on the device; a longer
+  /// one (a prefill) has them picked from its logits when it finishes. With
+  /// `idsFromDevice`, the step's input_ids are the tokens the step before
+  /// picked on the device (`step.ids` is not read): it may be launched
+  /// before that step finished. Errors are reported before failing.
+  virtual LogicalResult launchGreedy(const DecoderStep &step,
+                                     bool idsFromDevice);
+  /// Waits for the oldest step launched and returns each row's greedy token
+  /// (the first largest logit of its last position, as Sampler picks it).
+  virtual FailureOr<SmallVector<int64_t>> finishGreedy();
+  /// Steps launched and not finished.
+  virtual unsigned getNumStepsInFlight() const { return 0; }
 };
 
 /// A session whose cache lives in host tensors, starting empty.
@@ -165,6 +183,9 @@ struct GenerationOptions {
   int64_t padId = 0;
   /// Sequence i samples with the seed sampling.seed + i.
   SamplingOptions sampling;
+  /// Greedy tokens are picked on the host from the logits even where the
+  /// session could pick them on the device (onyx-run --host-sampling).
+  bool hostSampling = false;
 };
 
 struct GenerationResult {
@@ -180,6 +201,11 @@ struct GenerationResult {
   bool stoppedAtMaxSeq = false;
   /// Whether every sequence emitted the end id before the last token.
   bool allEnded = false;
+  /// Whether the tokens were picked on the device, a step running ahead
+  /// (DecoderSession::picksOnDevice), and the steps launched whose tokens
+  /// were not needed (at most one: the sequences ended before it).
+  bool pickedOnDevice = false;
+  unsigned discardedSteps = 0;
 };
 
 /// Checks the prompts (at least one) against the vocabulary and
@@ -196,7 +222,11 @@ LogicalResult checkEndId(const DecoderInterface &interface,
                          const GenerationOptions &options, std::string &error);
 
 /// Prefills `prompts` as one left-padded batch, then decodes; `onToken`
-/// sees each id as it comes with the number of its sequence.
+/// sees each id as it comes with the number of its sequence. Greedy
+/// decoding with a session that picksOnDevice() keeps two steps in flight:
+/// step t + 1 is launched, reading step t's tokens on the device, before
+/// the host reads them, so the device does not wait for the host between
+/// steps; the ids are those of the host's pick.
 FailureOr<GenerationResult>
 generate(DecoderSession &session, ArrayRef<SmallVector<int64_t>> prompts,
          const GenerationOptions &options,

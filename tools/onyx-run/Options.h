@@ -62,6 +62,9 @@ struct Options {
   unsigned topK = 0;
   double topP = 1;
   uint64_t seed = 0;
+  /// --host-sampling: greedy tokens are picked on the host from the last
+  /// logits, one step at a time, instead of on the device.
+  bool hostSampling = false;
 };
 
 } // namespace onyx::run

@@ -278,6 +278,13 @@ static Options parseCommandLine(int argc, char **argv) {
   static cl::opt<uint64_t> seed(
       "seed", cl::desc("The sampler's random seed (default 0)"),
       cl::value_desc("S"), cl::init(0), cl::cat(generation));
+  static cl::opt<bool> hostSampling(
+      "host-sampling",
+      cl::desc("Greedy decoding on Vulkan: read the last logits back and "
+               "pick each token on the host, one step at a time (by default "
+               "the device picks it and runs the next step before the host "
+               "reads it); the same ids"),
+      cl::init(false), cl::cat(generation));
 
   cl::HideUnrelatedOptions({&category, &generation});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
@@ -343,6 +350,7 @@ static Options parseCommandLine(int argc, char **argv) {
   options.topK = topK;
   options.topP = topP;
   options.seed = seed;
+  options.hostSampling = hostSampling;
   return options;
 }
 
@@ -685,6 +693,10 @@ static LogicalResult runModel(const Options &options) {
       !options.promptIds.empty() || options.maxSeq || options.eosId;
   if (!options.generate && generationFlags)
     reportError("--prompt-ids, --max-seq and --eos-id apply to --generate");
+  if (!options.generate && options.hostSampling) {
+    reportError("--host-sampling applies to --generate");
+    return failure();
+  }
   if (options.maxSeq < 0)
     reportError("--max-seq must not be negative");
   if ((!options.generate && generationFlags) || options.maxSeq < 0)

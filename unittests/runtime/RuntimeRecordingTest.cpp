@@ -77,11 +77,21 @@ TEST_F(RuntimeTest, RecordingsArePreparedAheadOfTheirRun) {
   EXPECT_EQ(exe->getCounters().recordings, made);
   EXPECT_EQ(exe->getCounters().recordingHits, 1u);
 
-  // One run at a time, and finish() only after a launch.
+  // Two runs in flight at a time, each copying through its own staging
+  // memory (the second launch's inputs do not overwrite the first's before
+  // it ran), finished oldest first; finish() only after a launch.
   ScopedDiagnosticCollector diags(ctx);
+  HostTensor z = tensor({5000}, iota(5000, 100));
   ASSERT_TRUE(succeeded(exe->launch({{x.type, x.data}, {y.type, y.data}})));
+  ASSERT_TRUE(succeeded(exe->launch({{x.type, x.data}, {z.type, z.data}})));
+  EXPECT_EQ(exe->getNumRunsInFlight(), 2u);
   EXPECT_TRUE(failed(exe->launch({{x.type, x.data}, {y.type, y.data}})));
-  EXPECT_TRUE(succeeded(exe->finish()));
+  out = exe->finish();
+  ASSERT_TRUE(succeeded(out));
+  check(5000, *out);
+  out = exe->finish();
+  ASSERT_TRUE(succeeded(out));
+  EXPECT_EQ(floats((*out)[0])[4999], 2 * 4999 + 100);
   EXPECT_TRUE(failed(exe->finish()));
   ASSERT_EQ(diags.getDiagnostics().size(), 2u);
   EXPECT_NE(diags.getDiagnostics()[0].str().find("is in flight"),

@@ -162,3 +162,77 @@ TEST_F(RuntimeTest, StateWrittenInPlaceIsAppendedWithoutCopies) {
             std::string::npos)
       << diags.getDiagnostics()[2].str();
 }
+
+// Two runs in flight chained through a state, as a decoder's steps are when
+// the token is picked on the device: the second is launched before the
+// first finished, reads what the first leaves in the state (the queue runs
+// them in order), and both results are also read back. A result may be
+// discarded: it comes back with its shape and no data.
+TEST_F(RuntimeTest, RunsInFlightChainThroughAState) {
+  OwningOpRef<ModuleOp> module = makeDynamicAdd();
+  std::unique_ptr<Executable> exe = load(*module);
+  ASSERT_TRUE(exe);
+  ASSERT_TRUE(exe->canOverlapRuns());
+  ASSERT_TRUE(succeeded(exe->setStateBindings({{0, 1}})));
+
+  RunOptions first, next;
+  first.resultsToStateAndHost = {0};
+  next = first;
+  next.argumentsFromState = {1};
+  HostTensor x = tensor({300}, std::vector<float>(300, 1));
+  HostTensor s = tensor({300}, std::vector<float>(300, 10));
+  HostTensorRef fromState{f32Type({300}), {}};
+  // s_1 = 1 + 10; s_2 = 1 + s_1, launched while s_1 may still run.
+  ASSERT_TRUE(
+      succeeded(exe->launch({{x.type, x.data}, {s.type, s.data}}, first)));
+  ASSERT_TRUE(succeeded(exe->launch({{x.type, x.data}, fromState}, next)));
+  std::vector<float> expected = {11, 12, 13, 14, 15};
+  for (int step = 0; step < 5; ++step) {
+    FailureOr<std::vector<HostTensor>> out = exe->finish();
+    ASSERT_TRUE(succeeded(out)) << "step " << step;
+    std::vector<float> values = floats((*out)[0]);
+    ASSERT_EQ(values.size(), 300u);
+    EXPECT_EQ(values.front(), expected[step]) << "step " << step;
+    EXPECT_EQ(values.back(), expected[step]) << "step " << step;
+    // The next one is launched before this one's successor finished.
+    if (step + 2 < 5)
+      ASSERT_TRUE(succeeded(exe->launch({{x.type, x.data}, fromState}, next)));
+  }
+  EXPECT_EQ(exe->getNumRunsInFlight(), 0u);
+  EXPECT_EQ(exe->getStateBytes(0), 300u * 4);
+
+  // Discarded: nothing comes back, and the state is untouched.
+  RunOptions discard;
+  discard.argumentsFromState = {1};
+  discard.discardedResults = {0};
+  FailureOr<std::vector<HostTensor>> out =
+      exe->runViews({{x.type, x.data}, fromState}, discard);
+  ASSERT_TRUE(succeeded(out));
+  EXPECT_EQ((*out)[0].type, f32Type({300}));
+  EXPECT_TRUE((*out)[0].data.empty());
+  RunOptions read;
+  read.argumentsFromState = {1};
+  HostTensor zero = tensor({300}, std::vector<float>(300, 0));
+  out = exe->runViews({{zero.type, zero.data}, fromState}, read);
+  ASSERT_TRUE(succeeded(out));
+  EXPECT_EQ(floats((*out)[0]).front(), 15);
+
+  // A result cannot be both kept only and downloaded too, nor discarded
+  // while kept.
+  ScopedDiagnosticCollector diags(ctx);
+  RunOptions both;
+  both.argumentsFromState = {1};
+  both.resultsToState = {0};
+  both.resultsToStateAndHost = {0};
+  EXPECT_TRUE(failed(exe->runViews({{x.type, x.data}, fromState}, both)));
+  RunOptions keptDiscarded;
+  keptDiscarded.argumentsFromState = {1};
+  keptDiscarded.resultsToState = {0};
+  keptDiscarded.discardedResults = {0};
+  EXPECT_TRUE(
+      failed(exe->runViews({{x.type, x.data}, fromState}, keptDiscarded)));
+  ASSERT_EQ(diags.getDiagnostics().size(), 2u);
+  EXPECT_NE(diags.getDiagnostics()[1].str().find("cannot be discarded"),
+            std::string::npos)
+      << diags.getDiagnostics()[1].str();
+}

@@ -14,13 +14,13 @@
 // A decode step: the RMSNorms are applied by the products that read them,
 // the Q, K and V products of a layer are one (onnx-merge-projections) and
 // the value rows go from it straight into the cache, so none of these is a
-// dispatch (the same 20 as the f32 model's), and the causal mask, built
+// dispatch (the same 21 as the f32 model's), and the causal mask, built
 // from Ranges of the step's lengths, is one fused kernel
-// (test/lit/onyx-run/decode-dispatches.mlir).
+// (test/lit/onyx-run/decode-dispatches.mlir); one more picks the token.
 // RUN: onyx-run %models/nbits/llama_tiny.q4.onnx --generate=12 --profile \
 // RUN:   --prompt-ids=5,17,42,8,3,29,11 | FileCheck %s --check-prefix=STEP
 // STEP: 70 32 83 50 46 50 92 50 70 80 71 58
-// STEP: last step: 20 dispatches
+// STEP: last step: 21 dispatches
 // STEP-NEXT: by kernel: matmul_nbits_gemv 11,
 // STEP-NOT: rms_norm
 // STEP-NOT: cache_append

@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""Writes the input of argmax-nan.mlir, a 4 x 600 f32 .npy, without numpy:
+rows of random values with NaNs placed as the test describes.
+
+  python3 gen_argmax_nan.py OUT.npy
+"""
+import random
+import struct
+import sys
+
+rng = random.Random(7)
+rows = [[rng.gauss(0, 1) for _ in range(600)] for _ in range(4)]
+nan = float("nan")
+rows[0][0] = nan
+rows[0][5] = 9
+for i in range(1, 600, 7):
+    rows[1][i] = nan
+rows[1][300] = 8
+rows[1][450] = 8
+rows[2] = [nan] * 600
+rows[3][599] = 5
+
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 600), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[1], "wb") as out:
+    out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+    out.write(header.encode("latin1"))
+    for row in rows:
+        out.write(struct.pack("<600f", *row))
