@@ -450,7 +450,7 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
       ctx.setResult(stored, outs.back());
     }
   }
-  if (m.isStatic() && m.constant == 0)
+  if (m.isZero())
     return success();
 
   SmallVector<Value> views;
@@ -572,7 +572,7 @@ LogicalResult lowerGatherBlockQuantized(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(resultType, outDims);
   ctx.setResult(op->getResult(0), out);
   Size total = getNumElements(ctx, outDims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
 
   SmallVector<Value> views = {getWords(ctx, op->getOperand(0), "its table"),

@@ -87,7 +87,7 @@ void writeZeroCount(LoweringContext &ctx, Size some, Value count) {
 /// in increasing order written to `positions` (ui32, at least n elements).
 Size scanSelected(LoweringContext &ctx, Size n, StringRef declarations,
                   StringRef predicate, ValueRange inputs, Value positions) {
-  if (n.isStatic() && n.constant == 0)
+  if (n.isZero())
     return Size(0);
   OpBuilder &b = ctx.getBuilder();
   Type i32 = b.getIntegerType(32);
@@ -257,7 +257,7 @@ static LogicalResult gatherCompressed(LoweringContext &ctx, Operation *op,
   Value out = ctx.allocate(resultType, resultDims);
   ctx.setResult(op->getResult(0), out);
   Size total = ctx.mul(ctx.mul(shape.outer, count), shape.inner);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   Value in = ctx.getView(op->getOperand(0));
   if (!in)
@@ -335,7 +335,7 @@ LogicalResult lowerNonZeroOnDevice(Operation *op, LoweringContext &ctx) {
   Value out = ctx.allocate(resultType, {Size(rank), count});
   ctx.setResult(op->getResult(0), out);
   Size total = ctx.mul(count, rank);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   KernelSizes sizes(ctx);
   std::string countText = sizes.get(count), totalText = sizes.get(total);
@@ -419,7 +419,7 @@ LogicalResult lowerNonZero(Operation *op, LoweringContext &ctx) {
   int64_t rank = dataType.getRank();
   Value out = ctx.allocate(resultType, {Size(rank), count});
   ctx.setResult(op->getResult(0), out);
-  if (count.isStatic() && count.constant == 0)
+  if (count.isZero())
     return success();
 
   // Row d of the result holds coordinate d of each selected element, as

@@ -420,7 +420,7 @@ LogicalResult generateConvTranspose(Operation *op, LoweringContext &ctx) {
   Value result = ctx.allocate(yType, yDims);
   ctx.setResult(op->getResult(0), result);
   Size total = getNumElements(ctx, yDims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   bool hasBias =
       op->getNumOperands() > 2 && !onnx::isNoValue(op->getOperand(2));

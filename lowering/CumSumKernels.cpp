@@ -71,7 +71,7 @@ LogicalResult lowerCumSum(Operation *op, LoweringContext &ctx) {
       ctx.allocate(cast<RankedTensorType>(op->getResult(0).getType()), dims);
   ctx.setResult(op->getResult(0), output);
   Size total = getNumElements(ctx, dims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   Value input = ctx.getView(op->getOperand(0));
   if (!input)

@@ -62,7 +62,7 @@ LogicalResult lowerDepthSpace(Operation *op, LoweringContext &ctx) {
   Value output = ctx.allocate(yType, os);
   ctx.setResult(op->getResult(0), output);
   Size total = getNumElements(ctx, os);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   Value input = ctx.getView(op->getOperand(0));
   if (!input)

@@ -353,7 +353,7 @@ static LogicalResult lowerTree(LoweringContext &ctx, ArrayRef<Operation *> ops,
   Size count = getNumElements(ctx, outDims);
   Value output = ctx.allocate(resultType, outDims);
   ctx.setResult(outerResult, output);
-  if (count.isStatic() && count.constant == 0)
+  if (count.isZero())
     return success();
 
   if (failed(checkElementTypes(ops, ctx)))

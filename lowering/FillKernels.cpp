@@ -69,7 +69,7 @@ LogicalResult fill(LoweringContext &ctx, Operation *op, unsigned byteSize,
   Value out = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), out);
   Size total = getNumElements(ctx, dims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   KernelSizes sizes(ctx);
   std::string count = sizes.get(total);
@@ -220,7 +220,7 @@ LogicalResult lowerRange(Operation *op, LoweringContext &ctx) {
   }
   Value out = ctx.allocate(type, {total});
   ctx.setResult(op->getResult(0), out);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   // Start and delta baked in where they are constants, push constants where
   // they are integers the host computes, read from memory otherwise.

@@ -156,10 +156,9 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   }
   ys.append(allocateSplitParts(ctx, sizes, problem.splitResults,
                                problem.resultDims, problem.splitStoreIndex));
-  auto isZero = [](Size size) { return size.isStatic() && size.constant == 0; };
-  if (isZero(problem.m) || isZero(problem.n) || isZero(problem.batch))
+  if (problem.m.isZero() || problem.n.isZero() || problem.batch.isZero())
     return success();
-  if (isZero(problem.k))
+  if (problem.k.isZero())
     return ctx.emitError() << "has an empty inner dimension, which the GEMM "
                               "kernel does not handle";
   SmallVector<GemmStoreInput> storeInputs = getGemmStoreInputs(problem);

@@ -137,7 +137,7 @@ void LoweringContext::setDims(Value value, ArrayRef<Size> sizes) {
 Size LoweringContext::mul(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return a.constant * b.constant;
-  if ((a.isStatic() && a.constant == 0) || (b.isStatic() && b.constant == 0))
+  if (a.isZero() || b.isZero())
     return Size(0);
   if ((a.isStatic() && a.constant == 1))
     return b;
@@ -284,7 +284,7 @@ Size LoweringContext::min(Size a, Size b) {
 Size LoweringContext::sub(Size a, Size b) {
   if (a.isStatic() && b.isStatic())
     return a.constant - b.constant;
-  if (b.isStatic() && b.constant == 0)
+  if (b.isZero())
     return a;
   auto [x, y] = toValues(builder, getLoc(), a, b);
   return gpu::HostArithOp::create(builder, getLoc(), "gpu.subi", x, y);

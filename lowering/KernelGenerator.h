@@ -65,6 +65,8 @@ struct Size {
   Size(int64_t constant = 0) : constant(constant) {}
   Size(Value value) : value(value) {}
   bool isStatic() const { return !value; }
+  /// Whether it is 0, known when compiling.
+  bool isZero() const { return isStatic() && constant == 0; }
   /// Whether both are the same constant or the same index value.
   bool isSameAs(Size other) const {
     return isStatic() == other.isStatic() &&

@@ -78,7 +78,7 @@ static LogicalResult lowerSoftmax(Operation *op, LoweringContext &ctx) {
   Value output = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), output);
   Size count = getNumElements(ctx, dims);
-  if (count.isStatic() && count.constant == 0)
+  if (count.isZero())
     return success();
   Value input = ctx.getView(data);
   if (!input)
@@ -359,8 +359,6 @@ static SmallVector<Size> getStatsDims(ArrayRef<Size> dims, int64_t axis) {
   return result;
 }
 
-static bool isZero(Size size) { return size.isStatic() && size.constant == 0; }
-
 /// The rows of `data` normalized over its dimensions from `axis` on, its
 /// dims in `dims`; nullopt after an error.
 static std::optional<RowSpace> getTrailingRows(LoweringContext &ctx, Value data,
@@ -379,9 +377,9 @@ static std::optional<RowSpace> getTrailingRows(LoweringContext &ctx, Value data,
 /// success without rows, an error with empty ones; nullopt otherwise.
 static std::optional<LogicalResult> finishEmpty(LoweringContext &ctx,
                                                 const RowSpace &space) {
-  if (isZero(space.numRows))
+  if (space.numRows.isZero())
     return success();
-  if (isZero(space.rowLength))
+  if (space.rowLength.isZero())
     return LogicalResult(ctx.emitError()
                          << "cannot normalize over no elements");
   return std::nullopt;
@@ -597,7 +595,7 @@ static LogicalResult lowerBatchNorm(Operation *op, LoweringContext &ctx) {
   Value output = ctx.allocate(type, dims);
   ctx.setResult(op->getResult(0), output);
   Size total = getNumElements(ctx, dims);
-  if (isZero(total))
+  if (total.isZero())
     return success();
   // Batch and spatial dims may be known only at run time; the channels
   // size the coefficients.

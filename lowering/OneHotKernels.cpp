@@ -74,7 +74,7 @@ LogicalResult lowerOneHot(Operation *op, LoweringContext &ctx) {
   Value output = ctx.allocate(yType, dims);
   ctx.setResult(op->getResult(0), output);
   Size total = getNumElements(ctx, dims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   Value indices = ctx.getView(op->getOperand(0));
   Value values = ctx.getView(op->getOperand(2));

@@ -65,7 +65,7 @@ static LogicalResult lowerPool(Operation *op, LoweringContext &ctx) {
     ctx.setResult(op->getResult(1), indices);
   }
   Size total = getNumElements(ctx, resultDims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   Value input = ctx.getView(data);
   if (!input)

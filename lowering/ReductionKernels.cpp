@@ -161,11 +161,11 @@ LogicalResult lowerReduction(LoweringContext &ctx, Value input,
                              const RowSpace &space, ReduceKind kind,
                              Value output) {
   Type type = cast<RankedTensorType>(input.getType()).getElementType();
-  if (space.numRows.isStatic() && space.numRows.constant == 0)
+  if (space.numRows.isZero())
     return success();
   // An empty input has nothing to bind: every row is the identity.
   Value inputView;
-  bool empty = space.rowLength.isStatic() && space.rowLength.constant == 0;
+  bool empty = space.rowLength.isZero();
   if (!empty && !(inputView = ctx.getView(input)))
     return failure();
 
@@ -347,12 +347,11 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
       resultType, getReducedDims(dims, reduced, attrs.getInt("keepdims")));
   ctx.setResult(op->getResult(0), output);
   RowSpace space = getRowSpace(ctx, dims, reduced);
-  auto isZero = [](Size s) { return s.isStatic() && s.constant == 0; };
-  if (isZero(space.numRows))
+  if (space.numRows.isZero())
     return success();
   // A row length of 0 known only at run time dispatches nothing (ONNX
   // leaves that undefined; the reference backend reports it).
-  if (isZero(space.rowLength))
+  if (space.rowLength.isZero())
     return ctx.emitError() << "cannot take the "
                            << (isMin ? "minimum" : "maximum")
                            << " of no elements";

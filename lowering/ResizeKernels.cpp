@@ -276,7 +276,7 @@ LogicalResult lowerResize(Operation *op, LoweringContext &ctx) {
   Value output = ctx.allocate(yType, outDims);
   ctx.setResult(op->getResult(0), output);
   Size total = getNumElements(ctx, outDims);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   // The reference reads nothing from an empty input; the kernel cannot
   // bind one.
@@ -290,7 +290,7 @@ LogicalResult lowerResize(Operation *op, LoweringContext &ctx) {
             ctx.check(ok, "cannot resize an empty tensor to a non-empty one")))
       return failure();
   }
-  if (inTotal.isStatic() && inTotal.constant == 0)
+  if (inTotal.isZero())
     return success();
   Value input = ctx.getView(op->getOperand(0));
   if (!input)

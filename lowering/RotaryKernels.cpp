@@ -223,7 +223,7 @@ static LogicalResult lowerRotary(Operation *op, LoweringContext &ctx) {
   Size total = parts[0].total;
   for (const RotaryPart &part : ArrayRef(parts).drop_front())
     total = ctx.arith("gpu.addi", total, part.total);
-  if (total.isStatic() && total.constant == 0)
+  if (total.isZero())
     return success();
   SmallVector<Value> views;
   SmallVector<unsigned> operands = {at.cos, at.sin};

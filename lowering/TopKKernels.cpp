@@ -67,8 +67,7 @@ static LogicalResult lowerTopK(Operation *op, LoweringContext &ctx) {
   Size rows = ctx.mul(
       getNumElements(ctx, ArrayRef<Size>(dims).take_front(axis)), inner);
   // Nothing to select, or no row to select in.
-  if ((count.isStatic() && count.constant == 0) ||
-      (rows.isStatic() && rows.constant == 0))
+  if (count.isZero() || rows.isZero())
     return success();
   Value input = ctx.getView(data);
   if (!input)
