@@ -11,13 +11,13 @@
 // z gives q - z exactly), and multiply by the scale once per group of
 // values of one block.
 //
-// Larger M is a tiled kernel: a workgroup computes 64 x 64 outputs,
-// stepping 16 along k (so a step never leaves a block); its threads copy the
-// A tile and dequantize the B tile (a word of B per invocation, one scale
-// for its four values) into shared memory, then each accumulates 4 x 4
-// outputs from a vec4 of each tile per k (see nbitsTiled). Where M is known
-// only at run time both are dispatched and the run zeroes one grid, as the
-// MatMul lowering does.
+// Larger M is a problem of the tiled GEMM (nbitsGemmProblem, dispatchGemm):
+// B is k-contiguous and loadB4 dequantizes four values of one word (one
+// scale and zero point) as the B tile is copied, so these products get the
+// f32 products' tiles, row classes and split k. Where M is known only at
+// run time both are dispatched and the run zeroes one grid, as the MatMul
+// lowering does: dispatchGemm allocates the result, and the matrix-vector
+// kernel writes the same memory.
 //
 // Zero points, constants, are repacked at compile time into what the
 // kernel reads best: one byte per block (uint8 zero points of any bits) or
@@ -53,9 +53,6 @@ namespace onyx::lowering {
 namespace {
 
 std::string (&u)(int64_t) = glsl::uintLiteral;
-
-/// The tiled kernel's tile.
-constexpr int64_t kTileM = 64, kTileN = 64, kTileK = 16;
 
 bool hasOperand(Operation *op, unsigned i) {
   return op->getNumOperands() > i && !onnx::isNoValue(op->getOperand(i));
@@ -249,94 +246,6 @@ GemmProblem nbitsStatsProblem(const NBitsProblem &p) {
 }
 
 namespace {
-/// The tiled kernel for any number of rows (`m` as GLSL): a workgroup of
-/// 256 computes 64 x 64 outputs, 4 x 4 per invocation, stepping 16 along k
-/// (a step never leaves a block). Each step it copies the A tile and the
-/// dequantized B tile into shared memory k-major (a row of 64 values padded
-/// to 68, so the copies' stores meet at most in pairs on a bank); each
-/// invocation then reads a vec4 of A and one of B per k, 16 FMAs for two
-/// shared loads, and a warp's 16 B vec4s are 256 contiguous bytes. A fused
-/// norm's statistics of the tile's rows are computed first (in subgroup
-/// clusters of `statsCluster` where that is not 0).
-std::string nbitsTiled(const NBitsProblem &p, const std::string &m,
-                       unsigned statsCluster) {
-  GemmProblem stats = nbitsStatsProblem(p);
-  SmallVector<StringRef, 2> extensions;
-  if (p.rowNorm && statsCluster)
-    extensions = {"GL_KHR_shader_subgroup_basic",
-                  "GL_KHR_shader_subgroup_clustered"};
-  std::string s = glsl::header({256, 1, 1}, extensions);
-  std::string common = nbitsCommon(p, "uint");
-  if (common.empty())
-    return {};
-  s += declareRowNormStats(stats, kTileM, 256) + common;
-  s += fmt::format("shared vec4 as4[{0}][{1}];\n"
-                   "shared vec4 bs4[{0}][{1}];\n",
-                   kTileK, kTileM / 4 + 1);
-  int64_t wordsPerRow = p.wordsPerRow();
-  s += "void main() {\n"
-       "  uint lt = gl_LocalInvocationID.x;\n"
-       "  uint tx = lt % 16u, ty = lt / 16u;\n";
-  s += fmt::format("  uint m0 = gl_WorkGroupID.y * {}, n0 = gl_WorkGroupID.x "
-                   "* {};\n",
-                   u(kTileM), u(kTileN));
-  s += generateRowNormStats(stats, "m0", kTileM, 256, "lt", statsCluster);
-  s += "  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), "
-       "acc3 = vec4(0.0);\n"
-       // The copies: invocation lt fills row (or column) lr, k lq .. lq + 3.
-       "  uint lr = lt / 4u, lq = (lt % 4u) * 4u;\n";
-  s += fmt::format("  bool arow = m0 + lr < {};\n", m);
-  // Columns past N dequantize the last column and store nothing.
-  s += fmt::format("  uint bcol = min(n0 + lr, {});\n", u(p.n - 1));
-  s += fmt::format("  for (uint k0 = 0u; k0 < {}; k0 += {}u) {{\n", u(p.k),
-                   kTileK);
-  s += "    for (uint i = 0u; i < 4u; ++i) {\n"
-       "      uint k = k0 + lq + i;\n";
-  s += fmt::format("      as4[lq + i][lr >> 2u][lr & 3u] = arow && k < {} ? "
-                   "loadA(m0 + lr, k) : 0.0;\n",
-                   u(p.k));
-  s += "    }\n"
-       "    {\n";
-  // The four values of B lie in one word (4 x bits <= 32, aligned).
-  s += fmt::format("      uint blk = bcol * {} + k0 / {};\n", u(p.blocks),
-                   u(p.blockSize));
-  // As in the matrix-vector kernel: (2^23 + q) - (2^23 + z) is q - z.
-  s += p.floatZeros
-           ? "      float sc = scaleOf(blk), zb = 8388608.0, zf = "
-             "zeroOf(blk);\n"
-           : "      float sc = scaleOf(blk), zb = 8388608.0 + zeroOf(blk);\n";
-  s += fmt::format("      uint bit = (k0 + lq) * {};\n", u(p.bits));
-  s += fmt::format("      uint w = b.d[bcol * {} + (bit >> 5u)] >> (bit & "
-                   "31u);\n",
-                   u(wordsPerRow));
-  s += "      for (uint i = 0u; i < 4u; ++i)\n";
-  s +=
-      fmt::format("        bs4[lq + i][lr >> 2u][lr & 3u] = "
-                  "(uintBitsToFloat(((w >> (i * {})) & {}) | 0x4B000000u) - "
-                  "zb{}) * sc;\n",
-                  u(p.bits), u((1 << p.bits) - 1), p.floatZeros ? " - zf" : "");
-  s += "    }\n"
-       "    barrier();\n";
-  s += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", kTileK);
-  s += "      vec4 av = as4[kk][ty], bv = bs4[kk][tx];\n"
-       "      acc0 += av.x * bv;\n"
-       "      acc1 += av.y * bv;\n"
-       "      acc2 += av.z * bv;\n"
-       "      acc3 += av.w * bv;\n"
-       "    }\n"
-       "    barrier();\n"
-       "  }\n";
-  for (int i = 0; i < 4; ++i) {
-    s += fmt::format("  if (m0 + ty * 4u + {} < {}) {{\n", u(i), m);
-    for (int j = 0; j < 4; ++j)
-      s += fmt::format("    if (n0 + tx * 4u + {0}u < {1}) storeY(m0 + ty * "
-                       "4u + {2}u, n0 + tx * 4u + {0}u, acc{2}[{0}]);\n",
-                       j, u(p.n), i);
-    s += "  }\n";
-  }
-  s += "}\n";
-  return s;
-}
 
 /// Float zero points as f32 per block, or uint8 ones as one byte per block
 /// in words: what the kernels' zeroOf reads. Null if not a constant.
@@ -367,6 +276,95 @@ Value repackZeros(LoweringContext &ctx, Value zeros, const NBitsProblem &p) {
       words[i / 4] |= zero << ((i % 4) * 8);
     }
   return ctx.createWeight(bytes.toAttr(ctx.getContext()));
+}
+
+/// The product of more rows than the matrix-vector kernel takes, as a
+/// problem of the tiled GEMM (dispatchGemm): B is k-contiguous ([n, k]),
+/// read through loadB and loadB4, which dequantize the packed words as the
+/// tiles are copied, so that these products get the f32 products' tiles,
+/// row classes and split k. The scales and zero points are load inputs
+/// (bindings 2 and 3), a fused norm's after them; the bias is a store
+/// input.
+FailureOr<GemmProblem> nbitsGemmProblem(LoweringContext &ctx, Operation *op,
+                                        const NBitsProblem &p, Operation *norm,
+                                        Value zeros) {
+  Type f32 = FloatType::getF32(ctx.getContext());
+  Type u32 = IntegerType::get(ctx.getContext(), 32, IntegerType::Unsigned);
+  GemmProblem g;
+  g.sizes = p.sizes;
+  g.elementType = p.et;
+  g.m = p.m;
+  g.n = p.n;
+  g.k = p.k;
+  g.resultDims = p.resultDims;
+  g.aRowMajor = true;
+  g.bRowMajor = false;
+  // A fused norm's loads read A an element at a time (loadX).
+  g.aVector = p.aVector && !norm;
+  // Four values of one word and one block: bits that divide 32 and k
+  // stepping by 4 within blocks of at least 4.
+  g.bVector = canLoadVectors(ctx, p.et) && p.k % 4 == 0 &&
+              p.blockSize % 4 == 0 && 32 % p.bits == 0;
+  g.declarations =
+      (g.aVector ? vectorBuffer(0, "a")
+                 : glsl::buffer(0, gpu::Access::Read, p.et, "a")) +
+      "layout(set = 0, binding = 1, std430) readonly buffer B1 { uint d[]; } "
+      "b;\n";
+  g.loadInputs.push_back({"scales", p.et, ctx.getView(op->getOperand(2))});
+  g.declarations += glsl::buffer(2, gpu::Access::Read, p.et, "scales");
+  std::string zero = fmt::format("{}.0", int64_t(1) << (p.bits - 1));
+  if (p.hasZeros) {
+    g.loadInputs.push_back({"zeros", p.floatZeros ? f32 : u32, zeros});
+    g.declarations +=
+        glsl::buffer(3, gpu::Access::Read, p.floatZeros ? f32 : u32, "zeros");
+    // A float zero point is subtracted after 2^23, which would round it.
+    zero = p.floatZeros ? "0.0, zf = zeros.d[blk]"
+                        : "float((zeros.d[blk >> 2u] >> ((blk & 3u) * 8u)) & "
+                          "255u)";
+  }
+  g.globals = "uint aBase, bBase;\n";
+  g.prologue = "  aBase = 0u; bBase = 0u;\n";
+  std::string aIndex = fmt::format("row * {} + k", u(p.k));
+  g.functions += fmt::format("float {}(uint row, uint k) {{ return {}; }}\n",
+                             norm ? "loadX" : "loadA",
+                             g.aVector ? vectorBufferElement("a", aIndex)
+                                       : glsl::load(p.et, "a", aIndex));
+  if (g.aVector)
+    g.functions += fmt::format(
+        "vec4 loadA4(uint row, uint k) {{ return a.d[({}) / 4u]; }}\n", aIndex);
+  // As the matrix-vector kernel does: (2^23 + q) - (2^23 + z) is q - z.
+  std::string block = fmt::format(
+      "  uint blk = col * {} + k / {};\n"
+      "  float sc = {}, zb = 8388608.0 + {};\n"
+      "  uint bit = k * {};\n"
+      "  uint w = b.d[col * {} + (bit >> 5u)] >> (bit & 31u);\n",
+      u(p.blocks), u(p.blockSize), glsl::load(p.et, "scales", "blk"), zero,
+      u(p.bits), u(p.wordsPerRow()));
+  auto value = [&](StringRef shift) {
+    return fmt::format("(uintBitsToFloat(((w >> {}) & {}) | 0x4B000000u) - "
+                       "zb{}) * sc",
+                       shift.str(), u((1 << p.bits) - 1),
+                       p.floatZeros ? " - zf" : "");
+  };
+  g.functions += "float loadB(uint k, uint col) {\n" + block + "  return " +
+                 value("0u") + ";\n}\n";
+  if (g.bVector)
+    g.functions += "vec4 loadB4(uint k, uint col) {\n" + block +
+                   "  return vec4(" + value("0u") + ", " + value(u(p.bits)) +
+                   ", " + value(u(2 * p.bits)) + ", " + value(u(3 * p.bits)) +
+                   ");\n}\n";
+  if (norm && failed(addRowNorm(ctx, g, norm)))
+    return failure();
+  g.outputIndex = fmt::format("row * {} + col", u(p.n));
+  std::string ct = glsl::computeType(p.et);
+  g.outputValue = ct + " v = acc;";
+  if (p.hasBias) {
+    g.outputValue = ct + " v = acc + " + glsl::load(p.et, "bias", "col") + ";";
+    g.storeInputs.push_back({"bias", p.et, ctx.getView(op->getOperand(5))});
+  }
+  g.epilogue = p.epilogue;
+  g.splitResults = p.splitResults;
+  return g;
 }
 
 } // namespace
@@ -432,18 +430,46 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   p.resultDims = outDims;
   KernelSizes sizes(ctx);
   p.sizes = &sizes;
-  // A decoder's new key or value rows [b, s, H * d] go straight into its
-  // cache's state (storeIntoCache), as the GEMM's do: no append dispatch.
-  std::optional<CacheRowsStore> cache;
+  int64_t mBound = m.isStatic() ? m.constant : 4;
+  bool gemv = mBound <= 4;
+  bool both = !m.isStatic();
+  Value a = ctx.getView(op->getOperand(0));
+  Value words = getWords(ctx, op->getOperand(1), "B");
+  Value zeros;
+  if (p.hasZeros && !(zeros = repackZeros(ctx, op->getOperand(3), p)))
+    return ctx.emitError() << "needs constant zero points";
+  if (!a || !words)
+    return failure();
   SmallVector<Value, 3> outs;
-  if (!p.splitResults.empty()) {
+  if (!gemv || both) {
+    // More rows: the tiled GEMM's kernels, which also allocate the result
+    // (or write the Split's parts or the cache) that the matrix-vector
+    // kernel below then writes in runs of few rows.
+    FailureOr<GemmProblem> tiled = nbitsGemmProblem(ctx, op, p, norm, zeros);
+    if (failed(tiled))
+      return failure();
+    tiled->fewRowsByCaller = both;
+    GemmOutputs outputs;
+    if (failed(dispatchGemm(ctx, "matmul_nbits", *tiled, a, words,
+                            op->getResult(0), &outputs)))
+      return failure();
+    if (!gemv)
+      return success();
+    outs = outputs.ys;
+    p.storeIndex = outputs.storeIndex;
+    p.splitStoreIndex = outputs.splitStoreIndex;
+  } else if (!p.splitResults.empty()) {
     outs = allocateSplitParts(ctx, sizes, p.splitResults, outDims,
                               p.splitStoreIndex);
   } else {
+    // A decoder's new key or value rows [b, s, H * d] go straight into its
+    // cache's state (storeIntoCache), as the GEMM's do: no append dispatch.
+    std::optional<CacheRowsStore> cache;
     if (outDims.size() == 3)
       cache = storeIntoCache(ctx, stored, outDims);
     if (cache) {
       outs.push_back(cache->state);
+      p.storeIndex = cache->index(sizes, "row", "col");
     } else {
       outs.push_back(
           ctx.allocate(cast<RankedTensorType>(stored.getType()), outDims));
@@ -453,15 +479,9 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
   if (m.isZero())
     return success();
 
-  SmallVector<Value> views;
-  views.push_back(ctx.getView(op->getOperand(0)));
-  views.push_back(getWords(ctx, op->getOperand(1), "B"));
-  views.push_back(ctx.getView(op->getOperand(2)));
-  if (p.hasZeros) {
-    views.push_back(repackZeros(ctx, op->getOperand(3), p));
-    if (!views.back())
-      return ctx.emitError() << "needs constant zero points";
-  }
+  SmallVector<Value> views = {a, words, ctx.getView(op->getOperand(2))};
+  if (p.hasZeros)
+    views.push_back(zeros);
   if (p.hasBias)
     views.push_back(ctx.getView(op->getOperand(5)));
   if (norm) {
@@ -476,59 +496,38 @@ LogicalResult lowerMatMulNBits(Operation *op, LoweringContext &ctx,
     return failure();
   views.append(outs.begin(), outs.end());
 
+  // At most 4 rows (a decode step): the matrix-vector kernel, which reads
+  // B at the speed of memory; where m is known only at run time, its grid
+  // is empty in runs of more rows.
   std::string mText = sizes.get(m);
-  if (cache)
-    p.storeIndex = cache->index(sizes, "row", "col");
   SmallVector<gpu::Access> bindings(numBindings - numOutputs,
                                     gpu::Access::Read);
   bindings.append(numOutputs, gpu::Access::Write);
-  int64_t mBound = m.isStatic() ? m.constant : 4;
-  bool gemv = mBound <= 4;
-  bool both = !m.isStatic();
-  Size gemvGate = 1, tiledGate = 1;
+  Size gemvGate = 1;
   if (both) {
-    // large = min(max(m - 4, 0), 1); an empty m dispatches neither.
-    // One statement per host op: the order of a call's arguments is
-    // unspecified, and the IR must not depend on the compiler.
-    tiledGate = ctx.broadcastFactor(ctx.sub(m, 3));
+    // min(max(m - 4, 0), 1) is 1 for more rows; an empty m dispatches
+    // nothing. One statement per host op: the order of a call's arguments
+    // is unspecified, and the IR must not depend on the compiler.
+    Size tiledGate = ctx.broadcastFactor(ctx.sub(m, 3));
     Size nonEmpty = ctx.min(m, Size(int64_t(1)));
     gemvGate = ctx.mul(ctx.sub(1, tiledGate), nonEmpty);
   }
-  struct Dispatch {
-    KernelSpec spec;
-    std::array<Size, 3> grid;
-  };
-  SmallVector<Dispatch, 2> dispatches;
-  if (gemv) {
-    Dispatch &d = dispatches.emplace_back();
-    d.spec.name = "matmul_nbits_gemv";
-    NBitsGemvPlan plan = planNBitsGemv(p, ctx.getTarget());
-    d.spec.glsl = generateNBitsGemv(p, plan, mText, mBound);
-    d.spec.workgroupSize = {plan.threads, 1, 1};
-    d.grid = {ctx.mul(glsl::ceilDiv(p.n, plan.groups * plan.columns), gemvGate),
-              1, 1};
-  }
-  if (!gemv || both) {
-    Dispatch &d = dispatches.emplace_back();
-    d.spec.name = "matmul_nbits";
-    d.spec.glsl =
-        nbitsTiled(p, mText, getSubgroupCluster(ctx.getTarget(), 256));
-    d.spec.workgroupSize = {256, 1, 1};
-    d.grid = {ctx.mul(glsl::ceilDiv(p.n, kTileN), tiledGate),
-              ctx.ceilDiv(m, kTileM), 1};
-  }
-  if (llvm::any_of(dispatches,
-                   [](const Dispatch &d) { return d.spec.glsl.empty(); }))
+  KernelSpec spec;
+  spec.name = "matmul_nbits_gemv";
+  NBitsGemvPlan plan = planNBitsGemv(p, ctx.getTarget());
+  spec.glsl = generateNBitsGemv(p, plan, mText, mBound);
+  if (spec.glsl.empty())
     return failure();
-  std::string declaration = sizes.declaration();
-  for (Dispatch &d : dispatches) {
-    d.spec.bindings = bindings;
-    glsl::insertAfterHeader(d.spec.glsl, declaration);
-    SmallVector<OpFoldResult> push;
-    sizes.addTo(d.spec, push);
-    KernelRef kernel = ctx.getOrCreateKernel(d.spec);
-    ctx.dispatch(kernel, d.grid, views, push);
-  }
+  spec.workgroupSize = {plan.threads, 1, 1};
+  spec.bindings = bindings;
+  glsl::insertAfterHeader(spec.glsl, sizes.declaration());
+  SmallVector<OpFoldResult> push;
+  sizes.addTo(spec, push);
+  KernelRef kernel = ctx.getOrCreateKernel(spec);
+  ctx.dispatch(
+      kernel,
+      {ctx.mul(glsl::ceilDiv(p.n, plan.groups * plan.columns), gemvGate), 1, 1},
+      views, push);
   return success();
 }
 

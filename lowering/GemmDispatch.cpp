@@ -136,7 +136,7 @@ allocateSplitParts(LoweringContext &ctx, KernelSizes &sizes,
 
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
                            const GemmProblem &original, Value a, Value b,
-                           Value result) {
+                           Value result, GemmOutputs *outputs) {
   GemmProblem problem = original;
   KernelSizes ownSizes(ctx);
   if (!problem.sizes)
@@ -151,11 +151,22 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
   // dims but for the last).
   SmallVector<Value, 3> ys;
   if (problem.splitResults.empty()) {
-    ys.push_back(ctx.allocate(resultType, problem.resultDims));
-    ctx.setResult(result, ys.back());
+    // A key's or value's rows go straight into the decoder's cache.
+    std::optional<CacheRowsStore> cache;
+    if (problem.resultDims.size() == 3 && problem.storeIndex.empty())
+      cache = storeIntoCache(ctx, result, problem.resultDims);
+    if (cache) {
+      ys.push_back(cache->state);
+      problem.storeIndex = cache->index(sizes, "row", "col");
+    } else {
+      ys.push_back(ctx.allocate(resultType, problem.resultDims));
+      ctx.setResult(result, ys.back());
+    }
   }
   ys.append(allocateSplitParts(ctx, sizes, problem.splitResults,
                                problem.resultDims, problem.splitStoreIndex));
+  if (outputs)
+    *outputs = {ys, problem.storeIndex, problem.splitStoreIndex};
   if (problem.m.isZero() || problem.n.isZero() || problem.batch.isZero())
     return success();
   if (problem.k.isZero())
@@ -218,13 +229,13 @@ LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
     d.grid = {ctx.ceilDiv(problem.directInvocations, int64_t(wg)), 1,
               problem.batch};
   }
-  GemvShape gemv = problem.directBody.empty()
+  GemvShape gemv = problem.directBody.empty() && !problem.fewRowsByCaller
                        ? chooseGemv(problem, ctx.getTarget())
                        : GemvShape();
   // With m known only at run time, both kernels are dispatched and the
   // run's m zeroes one grid: at most 4 rows (a decode step) take the
   // matrix-vector kernel, more (a prefill) the tiled one.
-  bool both = gemv.use && !problem.m.isStatic();
+  bool both = (gemv.use || problem.fewRowsByCaller) && !problem.m.isStatic();
   Size gemvGate = 1, tiledGate = 1;
   if (both) {
     // large = min(max(m - 4, 0), 1); an empty m dispatches neither.

@@ -114,40 +114,6 @@ void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb,
                    ") / 4u]; }\n";
 }
 
-/// Makes `p` normalize A's rows with `norm` as it loads them: its scale
-/// and bias are load inputs (bindings 2 and 3), and loadA applies them to
-/// loadX with the statistics the kernel computes first (GemmRowNorm).
-LogicalResult addRowNorm(LoweringContext &ctx, GemmProblem &p,
-                         Operation *norm) {
-  StringRef name = norm->getName().getStringRef();
-  GemmRowNorm rowNorm;
-  rowNorm.rms = name != "onnx.LayerNormalization";
-  rowNorm.epsilon = onnx::OpAttrs(norm).getFloat("epsilon");
-  p.rowNorm = rowNorm;
-  bool hasBias = !rowNorm.rms && norm->getNumOperands() > 2 &&
-                 !onnx::isNoValue(norm->getOperand(2));
-  Type et = p.elementType;
-  std::string value =
-      rowNorm.rms ? "loadX(row, k)" : "(loadX(row, k) - nStats[nr])";
-  value += " * nStats[nr + 1u] * " + glsl::load(et, "nscale", "k");
-  for (unsigned i = 1; i < (hasBias ? 3u : 2u); ++i) {
-    std::string buffer = i == 1 ? "nscale" : "nbias";
-    Value view = ctx.getView(norm->getOperand(i));
-    if (!view)
-      return failure();
-    p.declarations +=
-        glsl::buffer(2 + p.loadInputs.size(), Access::Read, et, buffer);
-    p.loadInputs.push_back({buffer, et, view});
-  }
-  if (hasBias)
-    value += " + " + glsl::load(et, "nbias", "k");
-  p.functions += "float loadA(uint row, uint k) {\n"
-                 "  uint nr = 2u * (row - nRow0);\n"
-                 "  return " +
-                 value + ";\n}\n";
-  return success();
-}
-
 bool isRowMajor(MatrixStrides s) {
   return isOne(s.col) || !isLess(s.row, s.col);
 }
@@ -487,6 +453,37 @@ const KernelGenerator generators[] = {
 };
 
 } // namespace
+
+LogicalResult addRowNorm(LoweringContext &ctx, GemmProblem &p,
+                         Operation *norm) {
+  StringRef name = norm->getName().getStringRef();
+  GemmRowNorm rowNorm;
+  rowNorm.rms = name != "onnx.LayerNormalization";
+  rowNorm.epsilon = onnx::OpAttrs(norm).getFloat("epsilon");
+  p.rowNorm = rowNorm;
+  bool hasBias = !rowNorm.rms && norm->getNumOperands() > 2 &&
+                 !onnx::isNoValue(norm->getOperand(2));
+  Type et = p.elementType;
+  std::string value =
+      rowNorm.rms ? "loadX(row, k)" : "(loadX(row, k) - nStats[nr])";
+  value += " * nStats[nr + 1u] * " + glsl::load(et, "nscale", "k");
+  for (unsigned i = 1; i < (hasBias ? 3u : 2u); ++i) {
+    std::string buffer = i == 1 ? "nscale" : "nbias";
+    Value view = ctx.getView(norm->getOperand(i));
+    if (!view)
+      return failure();
+    p.declarations +=
+        glsl::buffer(2 + p.loadInputs.size(), gpu::Access::Read, et, buffer);
+    p.loadInputs.push_back({buffer, et, view});
+  }
+  if (hasBias)
+    value += " + " + glsl::load(et, "nbias", "k");
+  p.functions += "float loadA(uint row, uint k) {\n"
+                 "  uint nr = 2u * (row - nRow0);\n"
+                 "  return " +
+                 value + ";\n}\n";
+  return success();
+}
 
 // Defined with Conv's generator.
 LogicalResult lowerConv(Operation *op, LoweringContext &ctx,

@@ -187,6 +187,21 @@ struct GemmProblem {
   /// declarations, globals, functions and store of the tiled kernel.
   std::string directBody;
   Size directInvocations = 0;
+  /// Whether the caller dispatches the kernel for runs of at most 4 rows
+  /// itself (a product of packed weights, whose matrix-vector kernel reads
+  /// them as they are): dispatchGemm then dispatches only the tiled kernels,
+  /// for runs of more rows where m is known only at run time.
+  bool fewRowsByCaller = false;
+};
+
+/// Where dispatchGemm stores the result: the tensors it allocated (or the
+/// cache state or Split parts it writes), and the store indices of those
+/// that are not row-major tensors of their own, for a caller that
+/// dispatches a kernel of its own into the same memory.
+struct GemmOutputs {
+  SmallVector<Value, 3> ys;
+  std::string storeIndex;
+  SmallVector<std::string, 3> splitStoreIndex;
 };
 
 /// The size tiles are chosen for in place of a dimension known only at
@@ -356,9 +371,18 @@ std::string generateGemmKernel(const GemmProblem &problem, const GemmTile &tile,
 /// sets as the memory of `result` (or of the epilogue's). Fails with an error
 /// for an empty inner dimension (k = 0), whose operands are empty views
 /// that cannot be bound.
+/// A result of three dims whose rows a decoder's cache append takes is
+/// stored into the cache's state (storeIntoCache). `outputs`, if given,
+/// receives where the result went.
 LogicalResult dispatchGemm(LoweringContext &ctx, StringRef name,
                            const GemmProblem &problem, Value a, Value b,
-                           Value result);
+                           Value result, GemmOutputs *outputs = nullptr);
+
+/// Makes `p` normalize A's rows with `norm` as it loads them: its scale
+/// and bias are load inputs (bound after B and the load inputs before
+/// them), and loadA applies them to loadX with the statistics the kernel
+/// computes first (GemmRowNorm).
+LogicalResult addRowNorm(LoweringContext &ctx, GemmProblem &p, Operation *norm);
 
 /// Whether `op` is a Transpose (of rank 2 or more) whose only reader is
 /// operand A or B of a MatMul, directly or through the argument of a fused

@@ -1,8 +1,8 @@
 // onnx.com.microsoft.MatMulNBits: canonicalization drops a g_idx that maps
 // each k to its own block; the reference backend honours any other; the
 // lowering keeps the weights packed and chooses the matrix-vector kernel for
-// at most 4 rows of A, the tiled kernel for more, and both where the row
-// count is known only at run time; it refuses a g_idx it cannot drop.
+// at most 4 rows of A, the tiled GEMM's kernels for more, and both where the
+// row count is known only at run time; it refuses a g_idx it cannot drop.
 
 // RUN: split-file %s %t
 // RUN: onyx-opt %t/g_idx.mlir --canonicalize | FileCheck %s --check-prefix=CANON
@@ -137,17 +137,18 @@ func.func @main(%x: tensor<3x128xf32>, %s: tensor<20x2xf32>) -> tensor<3x20xf32>
 
 // -----
 
-// Eight rows: the tiled kernel, 64 x 64 outputs per workgroup, the A tile
-// and the dequantized B tile in shared memory k-major (rows of 64 padded to
-// 68), 4 x 4 outputs per invocation from a vec4 of each per k; uint8 zero
-// points repacked to a byte per block.
+// Eight rows: the tiled GEMM's kernel (dispatchGemm), shaped for this CPU
+// device, with B k-contiguous: its copies call loadB4, which dequantizes
+// four values of one word with their block's scale and zero point; uint8
+// zero points repacked to a byte per block.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @matmul_nbits(read, read, read, read, write) workgroup_size(256, 1, 1)
-// CHECK-SAME: return float((zeros.d[block >> 2u] >> ((block & 3u) * 8u)) & 255u);
-// CHECK-SAME: shared vec4 bs4[16][17];
-// CHECK-SAME: uint w = b.d[bcol * 16u + (bit >> 5u)] >> (bit & 31u);
-// CHECK-SAME: vec4 av = as4[kk][ty], bv = bs4[kk][tx];
-// CHECK-SAME: acc3 += av.w * bv;
+// CHECK: gpu.kernel @matmul_nbits(read, read, read, read, write) workgroup_size(64, 1, 1)
+// CHECK-SAME: readonly buffer B1 { uint d[]; } b;
+// CHECK-SAME: float((zeros.d[blk >> 2u] >> ((blk & 3u) * 8u)) & 255u)
+// CHECK-SAME: vec4 loadB4(uint k, uint col) {
+// CHECK-SAME: uint w = b.d[col * 16u + (bit >> 5u)] >> (bit & 31u);
+// CHECK-SAME: (uintBitsToFloat(((w >> 12u) & 15u) | 0x4B000000u) - zb) * sc);
+// CHECK-SAME: bv0 = (gc < 72u) ? loadB4(gk, gc) : vec4(0);
 // CHECK: gpu.dispatch @matmul_nbits[2, 1, 1]
 // CHECK-NOT: gpu.dispatch
 func.func @main(%x: tensor<8x128xf32>, %s: tensor<72x2xf32>) -> tensor<8x72xf32> {
@@ -159,13 +160,17 @@ func.func @main(%x: tensor<8x128xf32>, %s: tensor<72x2xf32>) -> tensor<8x72xf32>
 
 // -----
 
-// Rows known only at run time: both kernels, each grid gated by the row
-// count (at most 4: the matrix-vector one; more: the tiled one).
+// Rows known only at run time: the tiled GEMM's kernels for more than 4
+// rows (one per class of few rows, as f32 products get, and one for many)
+// and the matrix-vector kernel for at most 4, each grid gated by the row
+// count.
 // CHECK-LABEL: module
-// CHECK: gpu.kernel @matmul_nbits_gemv
 // CHECK: gpu.kernel @matmul_nbits(
-// CHECK: gpu.dispatch @matmul_nbits_gemv[%{{.*}}, 1, 1]
+// CHECK: gpu.kernel @matmul_nbits_4(
+// CHECK: gpu.kernel @matmul_nbits_gemv
 // CHECK: gpu.dispatch @matmul_nbits[%{{.*}}, %{{.*}}, 1]
+// CHECK: gpu.dispatch @matmul_nbits_4[%{{.*}}, %{{.*}}, 1]
+// CHECK: gpu.dispatch @matmul_nbits_gemv[%{{.*}}, 1, 1]
 func.func @main(%x: tensor<?x128xf32>, %s: tensor<20x2xf32>) -> tensor<?x20xf32> {
   %b = onnx.Constant dense<119> : tensor<20x2x32xui8>
   %0 = "onnx.com.microsoft.MatMulNBits"(%x, %b, %s) {K = 128 : si64, N = 20 : si64, block_size = 64 : si64} : (tensor<?x128xf32>, tensor<20x2x32xui8>, tensor<20x2xf32>) -> tensor<?x20xf32>

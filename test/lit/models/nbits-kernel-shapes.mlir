@@ -1,8 +1,8 @@
 // com.microsoft MatMulNBits at sizes that exercise the plans of its kernels
 // (lowering/BlockQuantizedKernels.cpp): the matrix-vector kernel's uvec4 or
 // word loads, two columns per invocation, x staged in several passes, 1 to
-// 4 rows, 2, 4 and 8 bits, each zero-point form, a bias; the tiled kernel
-// over several partial tiles. The weights, scales, zero points and x are
+// 4 rows, 2, 4 and 8 bits, each zero-point form, a bias; the tiled GEMM's
+// kernels over several partial tiles, shaped for a CPU and for a GPU. The weights, scales, zero points and x are
 // integer patterns (Range, Mul, Mod) that canonicalization folds, and each
 // run is checked against the reference backend.
 
@@ -13,6 +13,10 @@
 // RUN: onyx-run %t/bits2.mlir --validate --check --input=1x2048xf32=1 --atol=1e-5 | FileCheck %s
 // RUN: onyx-run %t/tiled.mlir --validate --check --input=70x1000xf32=1 --atol=1e-5 | FileCheck %s
 // RUN: onyx-run %t/tiled_f32zp.mlir --validate --check --input=9x200xf32=1 --atol=1e-5 | FileCheck %s
+// The tiled GEMM's kernels shaped for a GPU (lowering/nbits-tiled-run.mlir
+// runs them with k split).
+// RUN: onyx-run %t/tiled.mlir --kernels-for=gpu --validate --check --input=70x1000xf32=1 --atol=1e-5 | FileCheck %s
+// RUN: onyx-run %t/tiled_f32zp.mlir --kernels-for=gpu --validate --check --input=9x200xf32=1 --atol=1e-5 | FileCheck %s
 // RUN: onyx-run %t/bits8.mlir --validate --check --atol=1e-5 --input-set=1x520xf32=1 \
 // RUN:   --input-set=4x520xf32=0.5 --input-set=2x520xf32=-1 --input-set=6x520xf32=1 \
 // RUN:   | FileCheck %s --check-prefix=SETS
