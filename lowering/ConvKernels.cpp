@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lowering/Glsl.h"
+#include "lowering/MatMulOperands.h"
 #include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/OnnxDialect.h"
@@ -53,8 +54,8 @@ constexpr auto product = onnx::getNumElements;
 /// The body of loadB: element (k, col) of the unfolded input, k =
 /// (channel, kernel offset) and col the output position; sizes known only
 /// at run time are spelled through `sizes`.
-std::string unfoldedInput(Type et, KernelSizes &sizes, ArrayRef<Size> input,
-                          ArrayRef<Size> output,
+std::string unfoldedInput(const ProductOperand &x, KernelSizes &sizes,
+                          ArrayRef<Size> input, ArrayRef<Size> output,
                           const onnx::WindowGeometry &g) {
   LoweringContext &ctx = sizes.getContext();
   size_t rank = input.size();
@@ -87,11 +88,11 @@ std::string unfoldedInput(Type et, KernelSizes &sizes, ArrayRef<Size> input,
           (inside.empty() ? "" : " && ") + i + " < " + sizes.get(input[d]);
     offset += " + " + i + " * " + sizes.get(inStrides[d]);
   }
-  std::string value = glsl::load(et, "x", offset);
+  std::string value = loadProductOperand(x, "x", offset, false);
   if (inside.empty())
     return s + "  return " + value + ";\n";
   return s + "  return (" + inside + ") ? " + value + " : " +
-         glsl::computeType(et) + "(0);\n";
+         glsl::computeType(x.storedType) + "(0);\n";
 }
 
 /// The body of the direct kernel (GemmProblem::directBody) of a depthwise
@@ -102,11 +103,11 @@ std::string unfoldedInput(Type et, KernelSizes &sizes, ArrayRef<Size> input,
 /// implicit GEMM copies the unfolded input (kernel-size times the input)
 /// through shared memory: on a CPU device each load costs a loop over the
 /// SIMD lanes and the arithmetic little. Sets the invocations per product.
-std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
-                          ArrayRef<int64_t> output,
+std::string depthwiseBody(const ProductOperand &x, int64_t rows,
+                          ArrayRef<int64_t> input, ArrayRef<int64_t> output,
                           const onnx::WindowGeometry &g, unsigned run,
                           int64_t &invocations) {
-  std::string ct = glsl::computeType(et);
+  std::string ct = glsl::computeType(x.storedType);
   size_t last = input.size() - 1;
   int64_t outLast = output[last], inLast = input[last];
   int64_t kLast = g.kernel[last], sLast = g.strides[last],
@@ -156,8 +157,8 @@ std::string depthwiseBody(Type et, int64_t rows, ArrayRef<int64_t> input,
            u(e) + " - " + u(pLast) + ";\n";
       s += "    " + ct + " " + v + " = (inside && p" + std::to_string(e) +
            " < " + u(inLast) + ") ? " +
-           glsl::load(et, "x", "base + p" + std::to_string(e)) + " : " + ct +
-           "(0);\n";
+           loadProductOperand(x, "x", "base + p" + std::to_string(e), false) +
+           " : " + ct + "(0);\n";
     }
     for (unsigned t = 0; t < run; ++t)
       for (int64_t q = 0; q < kLast; ++q)
@@ -260,10 +261,13 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
   p.aVector = vectors && k % 4 == 0;
   p.bVector =
       vectors && pointwise && outPlane.isStatic() && outPlane.constant % 4 == 0;
-  p.declarations +=
-      p.bVector ? vectorBuffer(0, "x") : glsl::buffer(0, Access::Read, et, "x");
-  p.declarations +=
-      p.aVector ? vectorBuffer(1, "w") : glsl::buffer(1, Access::Read, et, "w");
+  // The filters are A, the (unfolded) input B, in the lowering's precision.
+  if (et.isF32())
+    p.productType = ctx.getProductType();
+  ProductOperand xOperand = getProductOperand(ctx, op->getOperand(0), et);
+  ProductOperand wOperand = getProductOperand(ctx, op->getOperand(1), et);
+  p.declarations += declareProductOperand(xOperand, 0, "x", p.bVector);
+  p.declarations += declareProductOperand(wOperand, 1, "w", p.aVector);
   p.globals = "uint xBase, wBase, yBase, filter0;\n";
 
   p.prologue = groups == 1 ? "  uint img = z, grp = 0u;\n"
@@ -278,24 +282,21 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
 
   std::string wIndex = "wBase + row * " + u(k) + " + k";
   p.functions += ct + " loadA(uint row, uint k) { return " +
-                 (p.aVector ? vectorBufferElement("w", wIndex)
-                            : glsl::load(et, "w", wIndex)) +
-                 "; }\n";
+                 loadProductOperand(wOperand, "w", wIndex, p.aVector) + "; }\n";
   if (p.aVector)
-    p.functions += "vec4 loadA4(uint row, uint k) { return w.d[(" + wIndex +
-                   ") / 4u]; }\n";
+    p.functions += "vec4 loadA4(uint row, uint k) { return " +
+                   loadProductOperand4(wOperand, "w", wIndex) + "; }\n";
   if (pointwise) {
     std::string xIndex = "xBase + k * " + S(inPlane) + " + col";
     p.functions += ct + " loadB(uint k, uint col) { return " +
-                   (p.bVector ? vectorBufferElement("x", xIndex)
-                              : glsl::load(et, "x", xIndex)) +
+                   loadProductOperand(xOperand, "x", xIndex, p.bVector) +
                    "; }\n";
     if (p.bVector)
-      p.functions += "vec4 loadB4(uint k, uint col) { return x.d[(" + xIndex +
-                     ") / 4u]; }\n";
+      p.functions += "vec4 loadB4(uint k, uint col) { return " +
+                     loadProductOperand4(xOperand, "x", xIndex) + "; }\n";
   } else {
     p.functions += ct + " loadB(uint k, uint col) {\n" +
-                   unfoldedInput(et, sizes, input, *output, *g) + "}\n";
+                   unfoldedInput(xOperand, sizes, input, *output, *g) + "}\n";
   }
   p.outputIndex = "yBase + row * " + S(outPlane) + " + col";
   p.outputValue = ct + " v = acc";
@@ -313,13 +314,13 @@ LogicalResult generateConv(Operation *op, LoweringContext &ctx,
       !pointwise && xType.hasStaticShape() && yType.hasStaticShape()) {
     int64_t invocations = 0;
     p.directBody =
-        depthwiseBody(et, filtersPerGroup, xShape.drop_front(2),
+        depthwiseBody(xOperand, filtersPerGroup, xShape.drop_front(2),
                       yType.getShape().drop_front(2), *g, run, invocations);
     p.directInvocations = invocations;
   }
 
-  Value x = ctx.getView(op->getOperand(0));
-  Value w = ctx.getView(op->getOperand(1));
+  Value x = getProductOperandView(ctx, xOperand);
+  Value w = getProductOperandView(ctx, wOperand);
   if (!x || !w)
     return failure();
   return dispatchGemm(ctx, "conv", p, x, w, op->getResult(0));

@@ -26,6 +26,8 @@
 #include "ir/Block.h"
 #include "ir/BuiltinOps.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <numeric>
 
 namespace onyx::lowering {
@@ -47,6 +49,12 @@ private:
   LogicalResult convertFunction(FuncOp func, LoweringContext &ctx);
   LogicalResult convertOp(Operation *op, LoweringContext &ctx);
 
+  PassOption<std::string> precision{
+      this, "precision",
+      "The precision of the products (MatMul, Gemm, Conv) of f32 tensors: "
+      "f32, or f16 for f16 operands (weights stored as f16) with f32 "
+      "accumulation",
+      "f32"};
   PassStatistic numKernels{this, "num-kernels", "Kernels generated"};
   PassStatistic numDispatches{this, "num-dispatches", "Dispatches emitted"};
 };
@@ -146,6 +154,15 @@ LogicalResult ConvertOnnxToGpu::convertOp(Operation *op, LoweringContext &ctx) {
   bool split = isSplitAbsorbed(op);
   if (split || isTransposeAbsorbed(op) || isTransposeReadByAttention(op) ||
       (isAlias(name) && isSplitWindow(op->getResult(0))) || writtenByMatMul) {
+    // In half precision the products read a converted copy of a constant
+    // (getProductOperand): the constant itself is placed only if read.
+    if (ctx.getProductType() && (split || isTransposeAbsorbed(op)) &&
+        onnx::getConstantValue(op->getOperand(0))) {
+      for (Value result :
+           op->getResults().take_front(split ? op->getNumResults() : 1))
+        ctx.mapLazily(result, op->getOperand(0));
+      return success();
+    }
     Value view = ctx.getView(op->getOperand(0));
     if (!view)
       return failure();
@@ -262,8 +279,30 @@ void ConvertOnnxToGpu::runOnOperation() {
   // The module records what it was compiled for.
   module->setAttr(gpu::TargetDesc::getAttrName(),
                   target->toAttr(module->getContext()));
+  Type productType;
+  if (precision.getValue() == "f16") {
+    // Half-precision operands are stored as float16_t and converted to and
+    // from float: both need the device's 16-bit floats.
+    SmallVector<std::string> missing;
+    for (gpu::Feature feature :
+         {gpu::Feature::Float16, gpu::Feature::StorageBuffer16Bit})
+      if (!target->features.contains(feature))
+        missing.push_back(gpu::getFeatureName(feature).str());
+    if (!missing.empty()) {
+      module->emitError() << "precision=f16 needs 16-bit floats, which the "
+                             "target lacks (features "
+                          << llvm::join(missing, ", ") << ")";
+      return signalPassFailure();
+    }
+    productType = FloatType::getF16(module->getContext());
+  } else if (precision.getValue() != "f32") {
+    module->emitError() << "unknown precision '" << precision.getValue()
+                        << "' (expected f32 or f16)";
+    return signalPassFailure();
+  }
   for (FuncOp func : getDefinedFunctions(module)) {
     LoweringContext ctx(module, *target);
+    ctx.setProductType(productType);
     if (onyx::failed(convertFunction(func, ctx)))
       return signalPassFailure();
     ctx.finish();

@@ -527,6 +527,12 @@ static LogicalResult lowerFusedContraction(Operation *op,
   Block &body = op->getRegion(0).front();
   // The contraction's generator asks for the memory of the body's values.
   for (auto [arg, outer] : llvm::zip(body.getArguments(), op->getOperands())) {
+    // In half precision, a product binds an f16 copy of a constant operand
+    // (getProductOperand): the f32 constant is placed only if read.
+    if (ctx.getProductType() && onnx::getConstantValue(outer)) {
+      ctx.mapLazily(arg, outer);
+      continue;
+    }
     Value view = ctx.getView(outer);
     if (!view)
       return failure();

@@ -6,6 +6,7 @@
 #include "dialect/gpu/HostOps.h"
 
 #include "dialect/onnx/OnnxDialect.h"
+#include "dialect/onnx/Tensor.h"
 
 #include "ir/BuiltinOps.h"
 
@@ -41,6 +42,12 @@ Value LoweringContext::getView(Value value) {
   auto it = views.find(value);
   if (it != views.end())
     return it->second;
+  if (Value other = lazyViews.lookup(value)) {
+    Value view = getView(other);
+    if (view)
+      views[value] = view;
+    return view;
+  }
   if (DenseElementsAttr constant = onnx::getConstantValue(value))
     return views[value] = getWeight(value, constant);
   // A shape value a kernel reads as data.
@@ -74,6 +81,20 @@ Value LoweringContext::getWeight(Value value, DenseElementsAttr constant) {
 
 Value LoweringContext::createWeight(DenseElementsAttr constant) {
   return getWeight(Value(), constant);
+}
+
+Value LoweringContext::getConvertedWeight(Value value, Type elementType) {
+  Value &weight = convertedWeights[{value, elementType}];
+  if (weight)
+    return weight;
+  DenseElementsAttr constant = onnx::getConstantValue(value);
+  std::optional<onnx::Tensor> tensor =
+      constant ? onnx::Tensor::fromAttr(constant) : std::nullopt;
+  std::optional<onnx::ElementType> type = onnx::getElementType(elementType);
+  if (!tensor || !type)
+    return nullptr;
+  return weight = getWeight(
+             value, onnx::convertTensor(*tensor, *type).toAttr(getContext()));
 }
 
 void LoweringContext::finish() {

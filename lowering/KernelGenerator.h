@@ -116,6 +116,16 @@ public:
   /// A weight holding `constant`, which the generator derived from the op's
   /// constant operands (a repacked copy), placed as constants are.
   Value createWeight(DenseElementsAttr constant);
+  /// A weight holding the elements of constant `value` (an onnx.Constant's
+  /// result) converted to `elementType`, placed once per constant and type
+  /// (the half-precision copy of a product's weights).
+  Value getConvertedWeight(Value value, Type elementType);
+
+  /// The element type products (MatMul, Gemm, Conv) of f32 tensors round
+  /// their operands to (f16 under convert-onnx-to-gpu's precision=f16);
+  /// null where they compute in f32 throughout.
+  Type getProductType() const { return productType; }
+  void setProductType(Type type) { productType = type; }
   /// A new intermediate tensor of `type`, to be placed by buffer planning;
   /// `dims` gives its `?` dimensions (all of its dims, static ones too).
   Value allocate(RankedTensorType type, ArrayRef<Size> dims = {});
@@ -220,6 +230,10 @@ public:
   void finish();
   /// Records `view` as the memory of `value` (function arguments).
   void map(Value value, Value view) { views[value] = view; }
+  /// Makes `value` name the memory of `other`, placed when a kernel first
+  /// asks for either (a constant read by a fused contraction, which may
+  /// bind a converted copy of it instead).
+  void mapLazily(Value value, Value other) { lazyViews[value] = other; }
   unsigned getNumKernelsCreated() const { return numKernels; }
   unsigned getNumDispatches() const { return numDispatches; }
 
@@ -231,12 +245,15 @@ private:
   OpBuilder builder;
   Operation *current = nullptr;
   llvm::DenseMap<Value, Value> views;
+  llvm::DenseMap<Value, Value> lazyViews;
   llvm::DenseMap<Value, SmallVector<Size>> dims;
   llvm::DenseMap<Value, SmallVector<Size>> shapeValues;
   llvm::DenseMap<Value, StridedRead> stridedReads;
   /// Kernels by source; the key holds the interface too.
   llvm::StringMap<KernelRef> kernels;
   llvm::StringMap<unsigned> nameCounts;
+  llvm::DenseMap<std::pair<Value, Type>, Value> convertedWeights;
+  Type productType;
   Block *weightsBlock = nullptr;
   Operation *weightsBuffer = nullptr;
   uint64_t weightsSize = 0;

@@ -92,26 +92,29 @@ std::string stridedIndex(KernelSizes &sizes, StringRef base, StringRef a,
 /// bBase with strides `sa` and `sb`, from buffers `a` and `b`. An operand
 /// is copied along its column when its column stride is 1 or at most its
 /// row stride, else along its rows (transposed).
-void addOperandFunctions(GemmProblem &p, MatrixStrides sa, MatrixStrides sb,
-                         StringRef loadAName = "loadA") {
-  Type et = p.elementType;
-  std::string ct = glsl::computeType(et);
+/// A fused normalization's loadX (`loadAName`) reads A unrounded: loadA
+/// rounds the normalized value (addRowNorm).
+void addOperandFunctions(GemmProblem &p, const ProductOperand &a,
+                         const ProductOperand &b, MatrixStrides sa,
+                         MatrixStrides sb, StringRef loadAName = "loadA") {
+  std::string ct = glsl::computeType(p.elementType);
   KernelSizes &sizes = *p.sizes;
   std::string aIndex = stridedIndex(sizes, "aBase", "row", sa.row, "k", sa.col);
   std::string bIndex = stridedIndex(sizes, "bBase", "k", sb.row, "col", sb.col);
-  std::string aValue = p.aVector ? vectorBufferElement("a", aIndex)
-                                 : glsl::load(et, "a", aIndex);
-  std::string bValue = p.bVector ? vectorBufferElement("b", bIndex)
-                                 : glsl::load(et, "b", bIndex);
+  ProductOperand aRead = a;
+  if (loadAName != "loadA")
+    aRead.roundTo = nullptr;
+  std::string aValue = loadProductOperand(aRead, "a", aIndex, p.aVector);
+  std::string bValue = loadProductOperand(b, "b", bIndex, p.bVector);
   p.functions += ct + " " + loadAName.str() + "(uint row, uint k) { return " +
                  aValue + "; }\n";
   p.functions += ct + " loadB(uint k, uint col) { return " + bValue + "; }\n";
   if (p.aVector)
-    p.functions += "vec4 loadA4(uint row, uint k) { return a.d[(" + aIndex +
-                   ") / 4u]; }\n";
+    p.functions += "vec4 loadA4(uint row, uint k) { return " +
+                   loadProductOperand4(a, "a", aIndex) + "; }\n";
   if (p.bVector)
-    p.functions += "vec4 loadB4(uint k, uint col) { return b.d[(" + bIndex +
-                   ") / 4u]; }\n";
+    p.functions += "vec4 loadB4(uint k, uint col) { return " +
+                   loadProductOperand4(b, "b", bIndex) + "; }\n";
 }
 
 bool isRowMajor(MatrixStrides s) {
@@ -126,8 +129,10 @@ MatrixStrides plainStrides(Size cols, bool transposed) {
 /// reads them so: the contiguous dimension (stride 1) must hold whole
 /// vectors, and every other stride of the operand (`aOther`, `bOther`: the
 /// other dimension's and the batch's) must keep them aligned.
-void declareOperands(LoweringContext &ctx, GemmProblem &p, MatrixStrides sa,
-                     MatrixStrides sb, bool aOther = true, bool bOther = true) {
+void declareOperands(LoweringContext &ctx, GemmProblem &p,
+                     const ProductOperand &a, const ProductOperand &b,
+                     MatrixStrides sa, MatrixStrides sb, bool aOther = true,
+                     bool bOther = true) {
   bool vectors = canLoadVectors(ctx, p.elementType);
   p.aRowMajor = isRowMajor(sa);
   p.bRowMajor = isRowMajor(sb);
@@ -141,12 +146,29 @@ void declareOperands(LoweringContext &ctx, GemmProblem &p, MatrixStrides sa,
   p.bVector = vectors && bOther &&
               (p.bRowMajor ? isOne(sb.col) && aligned(p.n) && aligned(sb.row)
                            : isOne(sb.row) && aligned(p.k) && aligned(sb.col));
-  p.declarations += p.aVector
-                        ? vectorBuffer(0, "a")
-                        : glsl::buffer(0, Access::Read, p.elementType, "a");
-  p.declarations += p.bVector
-                        ? vectorBuffer(1, "b")
-                        : glsl::buffer(1, Access::Read, p.elementType, "b");
+  p.declarations += declareProductOperand(a, 0, "a", p.aVector);
+  p.declarations += declareProductOperand(b, 1, "b", p.bVector);
+}
+
+/// Operands A and B of the product `op` being lowered, read in the
+/// lowering's precision (getProductOperand), which `p` records.
+std::pair<ProductOperand, ProductOperand>
+getOperands(LoweringContext &ctx, Operation *op, GemmProblem &p) {
+  if (p.elementType.isF32())
+    p.productType = ctx.getProductType();
+  return {getProductOperand(ctx, op->getOperand(0), p.elementType),
+          getProductOperand(ctx, op->getOperand(1), p.elementType)};
+}
+
+/// Dispatches the product `p` of `op` with operands `a` and `b`.
+LogicalResult dispatch(LoweringContext &ctx, StringRef name, Operation *op,
+                       const GemmProblem &p, const ProductOperand &a,
+                       const ProductOperand &b) {
+  Value aView = getProductOperandView(ctx, a);
+  Value bView = getProductOperandView(ctx, b);
+  if (!aView || !bView)
+    return failure();
+  return dispatchGemm(ctx, name, p, aView, bView, op->getResult(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -320,13 +342,14 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
   // A normalization fused into the loads of A (isNormFusedIntoMatMuls):
   // A's view is the norm's input, which loadX reads.
   Operation *norm = getFusedNorm(op, ctx.getTarget());
+  auto [a, b] = getOperands(ctx, op, p);
   // vec4 loads need the window's offset a multiple of 4 too.
-  declareOperands(ctx, p, sa, sb,
+  declareOperands(ctx, p, a, b, sa, sb,
                   !norm && aLayout.base % 4 == 0 &&
                       batchAligned(aShape, aStrides),
                   bLayout.base % 4 == 0 && batchAligned(bShape, bStrides));
   p.globals = "uint aBase, bBase, yBase, sBase;\n";
-  addOperandFunctions(p, sa, sb, norm ? "loadX" : "loadA");
+  addOperandFunctions(p, a, b, sa, sb, norm ? "loadX" : "loadA");
   if (norm && failed(addRowNorm(ctx, p, norm)))
     return failure();
   p.outputIndex = "yBase + row * " + sizes.get(p.n) + " + col";
@@ -341,12 +364,7 @@ LogicalResult generateMatMul(Operation *op, LoweringContext &ctx,
                      "col", yStrides.back());
   p.outputValue = glsl::computeType(et) + " v = acc;";
   p.epilogue = epilogue;
-
-  Value a = ctx.getView(op->getOperand(0));
-  Value b = ctx.getView(op->getOperand(1));
-  if (!a || !b)
-    return failure();
-  return dispatchGemm(ctx, "matmul", p, a, b, op->getResult(0));
+  return dispatch(ctx, "matmul", op, p, a, b);
 }
 
 //===----------------------------------------------------------------------===//
@@ -396,12 +414,13 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
   p.prologue = "  aBase = 0u; bBase = 0u;\n";
   MatrixStrides sa = plainStrides(aDims[1], transA);
   MatrixStrides sb = plainStrides(bDims[1], transB);
-  declareOperands(ctx, p, sa, sb);
+  auto [a, b] = getOperands(ctx, op, p);
+  declareOperands(ctx, p, a, b, sa, sb);
   // With beta = 0, C is not bound at all (the result differs from the
   // reference evaluator's only where C holds an infinity or a NaN).
   bool useC = hasC && beta != 0.0;
   p.globals = "uint aBase, bBase;\n";
-  addOperandFunctions(p, sa, sb);
+  addOperandFunctions(p, a, b, sa, sb);
 
   FailureOr<std::string> value = scale(ctx, et, alpha, "alpha", "acc");
   if (failed(value))
@@ -432,12 +451,7 @@ LogicalResult generateGemm(Operation *op, LoweringContext &ctx,
     p.outputValue = ct + " v = " + *value + ";";
   }
   p.epilogue = epilogue;
-
-  Value a = ctx.getView(op->getOperand(0));
-  Value b = ctx.getView(op->getOperand(1));
-  if (!a || !b)
-    return failure();
-  return dispatchGemm(ctx, "gemm", p, a, b, op->getResult(0));
+  return dispatch(ctx, "gemm", op, p, a, b);
 }
 
 LogicalResult generatePlainMatMul(Operation *op, LoweringContext &ctx) {
@@ -481,7 +495,7 @@ LogicalResult addRowNorm(LoweringContext &ctx, GemmProblem &p,
   p.functions += "float loadA(uint row, uint k) {\n"
                  "  uint nr = 2u * (row - nRow0);\n"
                  "  return " +
-                 value + ";\n}\n";
+                 roundProductOperand(p.productType, value) + ";\n}\n";
   return success();
 }
 

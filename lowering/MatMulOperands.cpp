@@ -16,6 +16,7 @@
 #include "lowering/MatMulOperands.h"
 
 #include "lowering/BlockQuantizedKernels.h"
+#include "lowering/Glsl.h"
 #include "lowering/TiledGemm.h"
 
 #include "dialect/onnx/FusedElementwise.h"
@@ -411,6 +412,83 @@ bool isSplitWrittenByMatMul(Operation *op, const gpu::TargetDesc &target) {
           target.maxPerStageDescriptorStorageBuffers)
     return false;
   return true;
+}
+
+/// The constant whose memory operand `value` of a product reads in place,
+/// as its view does: the value itself, or the root of the reshapes,
+/// absorbed Transposes and absorbed Splits it is read through (each names
+/// the whole memory of its input); null if there is none.
+static Value getReadConstant(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (Operation *fused = arg.getOwner()->getParentOp();
+        fused && fused->getName().getStringRef() == onnx::kFusedElementwiseName)
+      value = fused->getOperand(arg.getArgNumber());
+  while (true) {
+    if (onnx::getConstantValue(value))
+      return value;
+    Operation *def = value.getDefiningOp();
+    if (!def || !(isReshapeLike(def) || isTransposeAbsorbed(def) ||
+                  isSplitAbsorbed(def)))
+      return nullptr;
+    value = def->getOperand(0);
+  }
+}
+
+ProductOperand getProductOperand(LoweringContext &ctx, Value value, Type et) {
+  Type half = ctx.getProductType();
+  if (!half || !et.isF32())
+    return {value, nullptr, et, nullptr};
+  if (Value constant = getReadConstant(value))
+    return {value, constant, half, nullptr};
+  return {value, nullptr, et, half};
+}
+
+Value getProductOperandView(LoweringContext &ctx,
+                            const ProductOperand &operand) {
+  if (!operand.weight)
+    return ctx.getView(operand.value);
+  Value weight = ctx.getConvertedWeight(operand.weight, operand.storedType);
+  if (!weight)
+    ctx.emitError() << "cannot convert the constant it reads to "
+                    << operand.storedType;
+  return weight;
+}
+
+std::string declareProductOperand(const ProductOperand &operand,
+                                  unsigned binding, StringRef name,
+                                  bool vector) {
+  if (!vector)
+    return glsl::buffer(binding, gpu::Access::Read, operand.storedType, name);
+  if (!operand.storedType.isF16())
+    return vectorBuffer(binding, name);
+  std::string b = std::to_string(binding);
+  return "layout(set = 0, binding = " + b + ", std430) readonly buffer B" + b +
+         " { f16vec4 d[]; } " + name.str() + ";\n";
+}
+
+std::string roundProductOperand(Type roundTo, StringRef value) {
+  if (!roundTo)
+    return value.str();
+  return "float(" + glsl::storageType(roundTo) + "(" + value.str() + "))";
+}
+
+std::string loadProductOperand(const ProductOperand &operand, StringRef name,
+                               StringRef index, bool vector) {
+  std::string value = vector ? vectorBufferElement(name, index)
+                             : glsl::load(operand.storedType, name, index);
+  if (vector && operand.storedType.isF16())
+    value = "float(" + value + ")";
+  return roundProductOperand(operand.roundTo, value);
+}
+
+std::string loadProductOperand4(const ProductOperand &operand, StringRef name,
+                                StringRef index) {
+  std::string value = name.str() + ".d[(" + index.str() + ") / 4u]";
+  if (operand.storedType.isF16())
+    return "vec4(" + value + ")";
+  if (operand.roundTo)
+    return "vec4(f16vec4(" + value + "))";
+  return value;
 }
 
 } // namespace onyx::lowering

@@ -22,6 +22,8 @@
 
 #include "rewrite/PassManager.h"
 
+#include <string>
+
 namespace onyx::lowering {
 
 std::unique_ptr<Pass> createFlattenControlFlowPass();
@@ -42,8 +44,18 @@ std::unique_ptr<Pass> createCompileKernelsPass();
 /// gives.
 void refineFunctionTypes(Operation *module);
 
+/// What the lowering may choose besides the target.
+struct LoweringOptions {
+  /// The precision of products (convert-onnx-to-gpu's `precision`): "f32",
+  /// or "f16" to run the MatMuls, Gemms and Convs of f32 tensors on f16
+  /// operands (weights stored as f16, activations rounded as they are
+  /// loaded) with f32 accumulation, everything else staying f32.
+  std::string precision = "f32";
+};
+
 /// Adds the passes of `--lower` to `pm` (anchored on builtin.module).
-void buildLoweringPipeline(OpPassManager &pm);
+void buildLoweringPipeline(OpPassManager &pm,
+                           const LoweringOptions &options = {});
 
 /// Registers each pass and the `lower` pipeline.
 void registerLoweringPasses();

@@ -6,7 +6,7 @@
 
 namespace onyx::lowering {
 
-void buildLoweringPipeline(OpPassManager &pm) {
+void buildLoweringPipeline(OpPassManager &pm, const LoweringOptions &options) {
   pm.addPass(createFlattenControlFlowPass());
   pm.addPass(createUnrollRecurrentPass());
   pm.addPass(createExpandQuantizationPass());
@@ -14,7 +14,13 @@ void buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createMergeProjectionsPass());
   pm.addPass(createTransposeGemvWeightsPass());
   pm.addPass(createFuseElementwisePass());
-  pm.addPass(createConvertOnnxToGpuPass());
+  std::unique_ptr<Pass> convert = createConvertOnnxToGpuPass();
+  if (options.precision != "f32") {
+    // An invalid value is reported when the pass runs.
+    std::string error;
+    (void)convert->setOptions("precision=" + options.precision, error);
+  }
+  pm.addPass(std::move(convert));
   // Each op's generator spells the host arithmetic of its sizes on its own:
   // the same products, maxima and constants recur for every dispatch. The
   // runtime evaluates and walks that host program at every new shape (every
@@ -43,7 +49,7 @@ void registerLoweringPasses() {
                        "kernel generation, cse of the host arithmetic, buffer "
                        "planning, shader "
                        "compilation",
-                       buildLoweringPipeline);
+                       [](OpPassManager &pm) { buildLoweringPipeline(pm); });
 }
 
 } // namespace onyx::lowering

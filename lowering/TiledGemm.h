@@ -127,6 +127,14 @@ struct GemmProblem {
   /// The element type of A, B and C; the kernel accumulates in its compute
   /// type (glsl::computeType).
   Type elementType;
+  /// The type the operands of each product are rounded to where it is
+  /// narrower than elementType (f16 under precision=f16: loadA and loadB
+  /// return f16 values, from f16 weights or rounded as loaded, and the
+  /// kernel still accumulates in float); null otherwise. The scalar
+  /// kernels need nothing more; it is what a kernel on f16 matrix
+  /// instructions (cooperative matrices), chosen by the target's
+  /// KernelChoices, would take its operands as.
+  Type productType;
   /// Whether A(row, k + 1) follows A(row, k) in memory (else A(row + 1, k)
   /// follows A(row, k): a transposed A); the same for B(k, col + 1) after
   /// B(k, col). Tiles are copied along the contiguous dimension.

@@ -35,6 +35,8 @@ struct Options {
   /// --kernels-for: the kind of processor kernels are shaped for in place of
   /// the device's own (a GPU's kernels run on lavapipe in tests).
   std::optional<gpu::DeviceKind> kernelKind;
+  /// --precision: of the products of f32 models (lowering::LoweringOptions).
+  std::string precision = "f32";
   bool listDevices = false;
   bool validate = false;
   bool check = false;

@@ -48,6 +48,7 @@ VulkanBackend::create(Context *ctx, const VulkanOptions &options) {
     return failure();
   backend->device = std::move(*device);
   backend->kernelKind = options.kernelKind;
+  backend->precision = options.precision;
   return backend;
 }
 
@@ -70,7 +71,9 @@ LogicalResult VulkanBackend::lower(ModuleOp module,
     printing.os = irDump;
     pm.enableIRPrinting(std::move(printing));
   }
-  lowering::buildLoweringPipeline(pm);
+  lowering::LoweringOptions lowering;
+  lowering.precision = precision;
+  lowering::buildLoweringPipeline(pm, lowering);
   return pm.run(module);
 }
 

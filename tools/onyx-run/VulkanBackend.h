@@ -45,6 +45,8 @@ struct VulkanOptions {
   /// The kind of processor the lowering shapes kernels for, in place of the
   /// device's own: its limits and features still apply.
   std::optional<gpu::DeviceKind> kernelKind;
+  /// The precision of products (lowering::LoweringOptions::precision).
+  std::string precision = "f32";
 };
 
 class VulkanBackend {
@@ -83,6 +85,7 @@ private:
   std::unique_ptr<runtime::Instance> instance;
   std::unique_ptr<runtime::Device> device;
   std::optional<gpu::DeviceKind> kernelKind;
+  std::string precision;
 };
 
 /// A Vulkan device of the machine, and whether it is the one a backend

@@ -181,6 +181,13 @@ static Options parseCommandLine(int argc, char **argv) {
                "in place of the device's own (default): to run a GPU's "
                "kernels on lavapipe"),
       cl::value_desc("KIND"), cl::cat(category));
+  static cl::opt<std::string> precision(
+      "precision",
+      cl::desc("f16: run the MatMuls, Gemms and Convs of an f32 model on f16 "
+               "operands (weights stored as f16) with f32 accumulation, the "
+               "rest in f32; --check reports the error against the f32 "
+               "reference (default f32)"),
+      cl::value_desc("f32|f16"), cl::init("f32"), cl::cat(category));
   static cl::opt<bool> listDevices("list-devices",
                                    cl::desc("List the Vulkan devices and exit"),
                                    cl::cat(category));
@@ -296,7 +303,8 @@ static Options parseCommandLine(int argc, char **argv) {
   options.inputSets = inputSets;
   options.expectedOutputs = expectedOutputs;
   options.outputs = outputs;
-  options.tolerance = {rtol, atol};
+  // An f16 model's outputs compare with its f32 original's.
+  options.tolerance = {rtol, atol, /*acrossFloatWidths=*/true};
   options.bindDims = bindDims;
   options.maxDims = maxDims;
   options.printIRAfterAll = printIRAfterAll;
@@ -309,6 +317,11 @@ static Options parseCommandLine(int argc, char **argv) {
       std::exit(1);
     }
   }
+  if (precision != "f32" && precision != "f16") {
+    reportError("--precision expects f32 or f16, got '" + precision + "'");
+    std::exit(1);
+  }
+  options.precision = precision;
   options.listDevices = listDevices;
   options.validate = validate;
   options.check = check;
@@ -723,9 +736,10 @@ static LogicalResult runModel(const Options &options) {
 
   if (options.backend == Backend::Reference) {
     if (options.check || options.benchmarkRuns || options.profile ||
-        options.validate || options.device || options.kernelKind) {
-      reportError("--check, --benchmark, --profile, --validate, --device and "
-                  "--kernels-for apply to --backend=vulkan");
+        options.validate || options.device || options.kernelKind ||
+        options.precision != "f32") {
+      reportError("--check, --benchmark, --profile, --validate, --device, "
+                  "--kernels-for and --precision apply to --backend=vulkan");
       return failure();
     }
     return runOnReference(options, ctx, sourceMgr);
@@ -738,6 +752,7 @@ static LogicalResult runModel(const Options &options) {
   vulkanOptions.pipelineCacheDirectory = options.cacheDirectory;
   vulkanOptions.waitTimeoutSeconds = options.gpuTimeoutSeconds;
   vulkanOptions.kernelKind = options.kernelKind;
+  vulkanOptions.precision = options.precision;
   if (!options.cacheDirectory.empty()) {
     llvm::SmallString<256> kernels(options.cacheDirectory);
     llvm::sys::path::append(kernels, "kernels");

@@ -56,8 +56,14 @@ ComparisonResult onyx::onnx::compareTensors(const Tensor &actual,
                                             const Tensor &expected,
                                             Tolerance tolerance) {
   ComparisonResult result;
-  if (actual.getElementType() != expected.getElementType() ||
-      actual.getShape() != expected.getShape()) {
+  ElementType actualType = actual.getElementType();
+  ElementType expectedType = expected.getElementType();
+  if (actualType != expectedType && tolerance.acrossFloatWidths &&
+      isFloat(actualType) && isFloat(expectedType) &&
+      actual.getShape() == expected.getShape())
+    return compareTensors(convertTensor(actual, ElementType::F64),
+                          convertTensor(expected, ElementType::F64), tolerance);
+  if (actualType != expectedType || actual.getShape() != expected.getShape()) {
     result.mismatch = "expected " + formatShapeAndType(expected) + ", got " +
                       formatShapeAndType(actual);
     return result;

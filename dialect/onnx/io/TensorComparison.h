@@ -2,7 +2,8 @@
 //
 // The check that onyx-run --expected-output and the conformance runner
 // share, ONNX's backend-test rule (numpy.testing.assert_allclose with
-// equal_nan): shapes and element types must be equal, and every element
+// equal_nan): shapes and element types must be equal (floats of different
+// widths may be compared where the tolerance says so), and every element
 // must satisfy |actual - expected| <= atol + rtol * |expected|; NaN matches
 // only NaN and an infinity only the same infinity. Integers and bools must
 // be equal: the tolerance is meant for rounding, which they do not have.
@@ -20,6 +21,10 @@ struct Tolerance {
   /// ONNX's backend test runner's defaults.
   double rtol = 1e-3;
   double atol = 1e-7;
+  /// Whether floats of different widths compare by value (an f16 model's
+  /// outputs against the f32 outputs of its original) rather than being a
+  /// mismatch of element types.
+  bool acrossFloatWidths = false;
 };
 
 struct ComparisonResult {

@@ -62,7 +62,10 @@
 // RUN: not onyx-run %s --backend=ref --check 2>&1 | FileCheck %s --check-prefix=REF-ONLY
 // RUN: not onyx-run %s --backend=ref --validate 2>&1 | FileCheck %s --check-prefix=REF-ONLY
 // RUN: not onyx-run %s --backend=ref --kernels-for=gpu 2>&1 | FileCheck %s --check-prefix=REF-ONLY
-// REF-ONLY: onyx-run: error: --check, --benchmark, --profile, --validate, --device and --kernels-for apply to --backend=vulkan
+// REF-ONLY: onyx-run: error: --check, --benchmark, --profile, --validate, --device, --kernels-for and --precision apply to --backend=vulkan
+// RUN: not onyx-run %s --backend=ref --precision=f16 2>&1 | FileCheck %s --check-prefix=REF-ONLY
+// RUN: not onyx-run %s --precision=f8 2>&1 | FileCheck %s --check-prefix=PRECISION
+// PRECISION: onyx-run: error: --precision expects f32 or f16, got 'f8'
 // RUN: not onyx-run %s --kernels-for=tpu 2>&1 | FileCheck %s --check-prefix=KERNELS-FOR
 // KERNELS-FOR: onyx-run: error: --kernels-for expects gpu or cpu, got 'tpu'
 // RUN: not onyx-run %s --input=2x3xf32=1 --input=3xf32=1 --warmup-seconds=1 2>&1 | FileCheck %s --check-prefix=WARMUP-ALONE
