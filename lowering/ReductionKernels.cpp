@@ -324,6 +324,46 @@ static LogicalResult lowerReduce(Operation *op, LoweringContext &ctx) {
   return lowerReduceOp(op, ctx, kind);
 }
 
+/// An invocation's scan of its elements for the best, in the order of their
+/// indices, its loads issued kScanUnroll at a time before they are
+/// compared: one long row (a vocabulary's logits, a few hundred elements an
+/// invocation) otherwise waits on memory once per element.
+static std::string
+scanUnrolled(StringRef ct, llvm::function_ref<std::string(StringRef)> load) {
+  constexpr unsigned kScanUnroll = 8;
+  std::string loads, compares;
+  for (unsigned u = 0; u < kScanUnroll; ++u) {
+    std::string at = "at" + std::to_string(u);
+    loads += fmt::format("      uint {0} = base + elementOffset(i + {1}u * "
+                         "DEPTH);\n"
+                         "      {2} v{1} = {3};\n",
+                         at, u, ct.str(), load(at));
+    compares += fmt::format("      if (better(v{0}, i + {0}u * DEPTH, best, "
+                            "index)) {{\n"
+                            "        best = v{0};\n"
+                            "        index = i + {0}u * DEPTH;\n"
+                            "      }}\n",
+                            u);
+  }
+  return fmt::format("  if (inRange) {{\n"
+                     "    uint i = begin + slot;\n"
+                     "    for (; i + {0}u * DEPTH < end; i += {1}u * DEPTH) "
+                     "{{\n"
+                     "{2}{3}"
+                     "    }}\n"
+                     "    for (; i < end; i += DEPTH) {{\n"
+                     "      uint at = base + elementOffset(i);\n"
+                     "      {4} v = {5};\n"
+                     "      if (better(v, i, best, index)) {{\n"
+                     "        best = v;\n"
+                     "        index = i;\n"
+                     "      }}\n"
+                     "    }}\n"
+                     "  }}\n",
+                     kScanUnroll - 1, kScanUnroll, loads, compares, ct.str(),
+                     load("at"));
+}
+
 /// ArgMax and ArgMin: the value and index of each invocation's best element
 /// meet in two shared arrays; an invocation that saw no element holds index
 /// NONE.
@@ -392,12 +432,8 @@ static LogicalResult lowerArgMax(Operation *op, LoweringContext &ctx) {
       "void main() {\n" + rowPrologue() +
       fmt::format("  {} best = {};\n  uint index = NONE;\n", ct,
                   isMin ? glsl::highest(type) : glsl::lowest(type)) +
-      forEachElement(fmt::format("      {} v = {};\n"
-                                 "      if (better(v, i, best, index)) {{\n"
-                                 "        best = v;\n"
-                                 "        index = i;\n"
-                                 "      }}\n",
-                                 ct, glsl::load(type, "x", "at"))) +
+      scanUnrolled(ct,
+                   [&](StringRef at) { return glsl::load(type, "x", at); }) +
       reduceAcrossRow(layout, {{"best", "red_v"}, {"index", "red_i"}},
                       "combine") +
       "  if (inRange && slot == 0u)\n    " +
